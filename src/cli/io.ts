@@ -1,0 +1,236 @@
+/**
+ * Everything the CLI does with files and streams: the I/O handed to `main`,
+ * input expansion, strict reading, and atomic writes whose temp files a later
+ * run can recognize and clear.
+ */
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import fg from 'fast-glob';
+import { SourceError } from '../model/errors.js';
+import { UsageError } from './exit-codes.js';
+
+/** A readable stream as `main` sees it. */
+export interface InputStream extends AsyncIterable<Uint8Array | string> {
+  isTTY?: boolean;
+}
+
+/** A writable stream as `main` sees it. */
+export interface OutputStream {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+}
+
+/** The I/O `main` runs against: the process's own, or a test's. */
+export interface Io {
+  argv: readonly string[];
+  stdin: InputStream;
+  stdout: OutputStream;
+  stderr: OutputStream;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Aborted on Ctrl-C: commands stop between files and exit 130. */
+  signal?: AbortSignal;
+}
+
+/** One input of a file command. */
+export interface InputRef {
+  /** The path as shown in reports: as given (or as globbed), with `/` separators; `<stdin>` for `-`. */
+  display: string;
+  /** Absolute path; absent for standard input. */
+  absolute?: string;
+}
+
+/** Shows a path with `/` separators. */
+export function toPosix(p: string): string {
+  return p.split(path.sep).join('/');
+}
+
+const GLOB_CHARS = /[*?[\]{}()!]/;
+
+/** Directories never read. */
+export const ALWAYS_IGNORED = ['**/node_modules/**', '**/.git/**'];
+
+/**
+ * Turns file arguments into inputs: `-` is standard input, an existing path
+ * is itself, anything else with glob characters is expanded (sorted).
+ * A pattern that matches nothing is a usage error.
+ */
+export async function expandInputs(
+  args: readonly string[],
+  io: Io,
+  options: { stdinName?: string; ignore?: readonly string[] } = {},
+): Promise<InputRef[]> {
+  const out: InputRef[] = [];
+  const seen = new Set<string>();
+  for (const arg of args) {
+    if (arg === '-') {
+      out.push({ display: options.stdinName ?? '<stdin>' });
+      continue;
+    }
+    const absolute = path.resolve(io.cwd, arg);
+    const exists = await fs.lstat(absolute).then(
+      () => true,
+      () => false,
+    );
+    if (exists || !GLOB_CHARS.test(arg)) {
+      if (!seen.has(absolute)) {
+        seen.add(absolute);
+        out.push({ display: toPosix(arg), absolute });
+      }
+      continue;
+    }
+    const matches = await fg(arg, {
+      cwd: io.cwd,
+      ignore: [...ALWAYS_IGNORED, ...(options.ignore ?? [])],
+      dot: false,
+      onlyFiles: true,
+      followSymbolicLinks: true,
+      suppressErrors: true,
+      unique: true,
+    });
+    if (matches.length === 0) throw new UsageError(`no files match the pattern "${arg}"`);
+    matches.sort();
+    for (const m of matches) {
+      const abs = path.resolve(io.cwd, m);
+      if (seen.has(abs)) continue;
+      seen.add(abs);
+      out.push({ display: toPosix(m), absolute: abs });
+    }
+  }
+  return out;
+}
+
+/** Reads all of standard input. */
+export async function readStdin(io: Io): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of io.stdin) {
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Explains a file-system error in a few words, without a stack. */
+export function describeFsError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'is a directory, not a file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ELOOP':
+      return 'too many levels of symbolic links';
+    case 'ENOTDIR':
+      return 'a part of the path is not a directory';
+    case 'ERR_FS_FILE_TOO_LARGE':
+      return 'file too large to read at once';
+    default:
+      return error instanceof Error ? error.message.split('\n')[0]! : String(error);
+  }
+}
+
+/** Reads an input's bytes. Throws {@link SourceError} with a short reason. */
+export async function readInput(input: InputRef, io: Io): Promise<Uint8Array> {
+  if (input.absolute === undefined) return readStdin(io);
+  try {
+    const stat = await fs.stat(input.absolute);
+    if (stat.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
+    return await fs.readFile(input.absolute);
+  } catch (e) {
+    throw new SourceError(describeFsError(e));
+  }
+}
+
+/** The temp-file name pattern of SPEC §5.1: `.<name>.histlint-<random>.tmp`; the random part starts with the writer's pid. */
+const TEMP_NAME = /^\.(.+)\.histlint-([0-9a-z]+)-[0-9a-f]{12}\.tmp$/;
+
+/** The temp file name for writing `target`. */
+export function tempNameFor(target: string): string {
+  const random = `${process.pid.toString(36)}-${randomBytes(6).toString('hex')}`;
+  return path.join(path.dirname(target), `.${path.basename(target)}.histlint-${random}.tmp`);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Deletes temp files a killed histlint run left in `dir`. Only names of
+ * histlint's own pattern whose writing process is gone are removed.
+ */
+export async function clearStaleTemps(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const m = TEMP_NAME.exec(name);
+    if (m === null) continue;
+    const pid = parseInt(m[2]!, 36);
+    if (pid === process.pid || processAlive(pid)) continue;
+    try {
+      const file = path.join(dir, name);
+      if ((await fs.lstat(file)).isFile()) {
+        await fs.unlink(file);
+        removed.push(file);
+      }
+    } catch {
+      // Another run may have cleared it first.
+    }
+  }
+  return removed;
+}
+
+/**
+ * Writes `data` to `target` atomically: a temp file beside it, fsync,
+ * rename over the target, fsync the folder. The target keeps its mode.
+ */
+export async function writeAtomic(target: string, data: string): Promise<void> {
+  const temp = tempNameFor(target);
+  let mode: number | undefined;
+  try {
+    mode = (await fs.stat(target)).mode & 0o7777;
+  } catch {
+    mode = undefined;
+  }
+  const handle = await fs.open(temp, 'wx', mode ?? 0o666);
+  try {
+    await handle.writeFile(data, 'utf8');
+    if (mode !== undefined) await handle.chmod(mode);
+    await handle.sync();
+  } catch (e) {
+    await handle.close().catch(() => undefined);
+    await fs.unlink(temp).catch(() => undefined);
+    throw e;
+  }
+  await handle.close();
+  try {
+    await fs.rename(temp, target);
+  } catch (e) {
+    await fs.unlink(temp).catch(() => undefined);
+    throw e;
+  }
+  try {
+    const dir = await fs.open(path.dirname(target), 'r');
+    await dir.sync().catch(() => undefined);
+    await dir.close();
+  } catch {
+    // Some file systems refuse to open or sync a folder; the rename is done either way.
+  }
+}
+
+/** Writes text to a stream. */
+export function print(stream: OutputStream, text: string): void {
+  stream.write(text);
+}

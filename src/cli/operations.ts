@@ -1,0 +1,161 @@
+/**
+ * The file operations (normalize, sanitize, trim) as the CLI runs them:
+ * the core function, the key of its report, and its human summary.
+ */
+import type { ChalkInstance } from 'chalk';
+import { normalizeHistory, type HistoryRepair, type NormalizeOptions } from '../core/normalize.js';
+import { sanitizeHistory, type SanitizeReport } from '../core/sanitize.js';
+import { budgetHistory, trimHistory, type TrimReport } from '../core/trim.js';
+import type { TokenCounter } from '../core/tokens.js';
+import type { Message } from '../model/types.js';
+
+/** What an operation returns for one conversation. */
+export interface OperationOutcome {
+  messages: Message[];
+  report: object;
+  changed: boolean;
+}
+
+/** An operation the transform pipeline runs on every conversation. */
+export interface Operation {
+  /** The command name. */
+  name: string;
+  /** The key of the operation's object in a JSON report entry. */
+  reportKey: 'repair' | 'sanitize' | 'trim';
+  /** Runs the operation; throws `TrimError` to refuse a conversation. */
+  apply(messages: Message[]): OperationOutcome;
+  /** Human lines for a report: a summary, then one line per change. */
+  describe(report: object, chalk: ChalkInstance): { summary: string; details: string[] };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function callLabel(callId: string | undefined, name: string | undefined): string {
+  const id = callId === undefined ? 'without id' : callId;
+  return name === undefined ? `call ${id}` : `call ${id} (${name})`;
+}
+
+/** Human lines for a repair report. */
+export function describeRepair(
+  repair: HistoryRepair,
+  chalk: ChalkInstance,
+): { summary: string; details: string[] } {
+  const counts: string[] = [];
+  if (repair.synthesized.length > 0) counts.push(`${repair.synthesized.length} synthesized`);
+  if (repair.dropped.length > 0) counts.push(`${repair.dropped.length} dropped`);
+  if (repair.truncated.length > 0) counts.push(plural(repair.truncated.length, 'truncated call'));
+  // One timeline: every change in input order, whatever its kind.
+  const details: [number, string][] = [];
+  for (const s of repair.synthesized) {
+    details.push([
+      s.assistantIndex,
+      `message ${s.assistantIndex}: ${chalk.green('synthesized')} a result for ${callLabel(s.callId, s.name)}`,
+    ]);
+  }
+  const reasons = {
+    orphan: 'its call is absent',
+    'before-call': 'it comes before its call',
+    duplicate: 'a second result for its call',
+  };
+  for (const d of repair.dropped) {
+    details.push([
+      d.messageIndex,
+      `message ${d.messageIndex}: ${chalk.red('dropped')} the result for call ${d.callId} (${reasons[d.reason]})`,
+    ]);
+  }
+  for (const t of repair.truncated) {
+    const shown =
+      t.arguments.length > 40
+        ? JSON.stringify(t.arguments.slice(0, 40)) + '…'
+        : JSON.stringify(t.arguments);
+    details.push([
+      t.messageIndex,
+      `message ${t.messageIndex}: ${chalk.yellow('truncated')} arguments of ${callLabel(t.callId, t.name)}: ${shown} (left as is)`,
+    ]);
+  }
+  details.sort((a, b) => a[0] - b[0]);
+  return { summary: counts.join(', '), details: details.map((d) => d[1]) };
+}
+
+/** The normalize operation. */
+export function normalizeOperation(options: NormalizeOptions): Operation {
+  return {
+    name: 'normalize',
+    reportKey: 'repair',
+    apply(messages) {
+      const r = normalizeHistory(messages, options);
+      return { messages: r.messages, report: r.repair, changed: r.changed };
+    },
+    describe(report, chalk) {
+      return describeRepair(report as HistoryRepair, chalk);
+    },
+  };
+}
+
+/** The sanitize operation. */
+export function sanitizeOperation(options: NormalizeOptions): Operation {
+  return {
+    name: 'sanitize',
+    reportKey: 'sanitize',
+    apply(messages) {
+      const r = sanitizeHistory(messages, options);
+      return { messages: r.messages, report: r.report, changed: r.changed };
+    },
+    describe(report, chalk) {
+      const s = report as SanitizeReport;
+      const repair = describeRepair(s.repair, chalk);
+      const counts: string[] = [];
+      if (s.systemPrompts > 0) counts.push(`${plural(s.systemPrompts, 'system message')} dropped`);
+      if (s.unsafeParts.length > 0)
+        counts.push(`${plural(s.unsafeParts.length, 'unsafe URL part')} dropped`);
+      if (s.removedMessages.length > 0)
+        counts.push(`${plural(s.removedMessages.length, 'empty user message')} removed`);
+      if (repair.summary !== '') counts.push(repair.summary);
+      const details: string[] = [];
+      for (const u of s.unsafeParts) {
+        const where =
+          u.contentIndex === undefined
+            ? `part ${u.partIndex}`
+            : `part ${u.partIndex} content ${u.contentIndex}`;
+        const scheme = u.scheme === '' ? 'a URL without a scheme' : `scheme "${u.scheme}"`;
+        details.push(
+          `message ${u.messageIndex} ${where}: ${chalk.red('dropped')} ${u.kind} with ${scheme}`,
+        );
+      }
+      for (const i of s.removedMessages)
+        details.push(`message ${i}: ${chalk.red('removed')} the user message left empty`);
+      return { summary: counts.join(', '), details: [...details, ...repair.details] };
+    },
+  };
+}
+
+/** The trim operation, by message count or by token budget. */
+export function trimOperation(
+  limit: { maxMessages: number } | { maxTokens: number; countTokens: TokenCounter },
+  keepSystem: boolean,
+): Operation {
+  return {
+    name: 'trim',
+    reportKey: 'trim',
+    apply(messages) {
+      const r =
+        'maxMessages' in limit
+          ? trimHistory(messages, limit.maxMessages, { keepSystem })
+          : budgetHistory(messages, limit.maxTokens, {
+              keepSystem,
+              countTokens: limit.countTokens,
+            });
+      return { messages: r.messages, report: r.report, changed: r.changed };
+    },
+    describe(report) {
+      const t = report as TrimReport;
+      if (t.removed === 0) return { summary: '', details: [] };
+      return {
+        summary: `kept ${plural(t.kept, 'message')}, removed ${t.removed}; the kept history starts at message ${t.firstKeptIndex}`,
+        details: [],
+      };
+    },
+  };
+}

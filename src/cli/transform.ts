@@ -1,0 +1,389 @@
+/**
+ * The pipeline behind normalize, sanitize and trim (SPEC §5.1): read every
+ * input, run the operation on each conversation, write where the flags say,
+ * report. A failing file never stops the others, and nothing is written for
+ * a file unless all of it could be processed.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { ChalkInstance } from 'chalk';
+import { TrimError } from '../core/trim.js';
+import { detectFormat } from '../formats/detect.js';
+import {
+  kindFromName,
+  readDocument,
+  serializeDocument,
+  type SourceDocument,
+} from '../model/document.js';
+import { SourceError } from '../model/errors.js';
+import type { JsonValue } from '../model/json.js';
+import { parsePointer, replaceAt, valueAt } from '../model/pointer.js';
+import { chalkFor } from './color.js';
+import {
+  EXIT_FINDINGS,
+  EXIT_INTERRUPTED,
+  EXIT_OK,
+  EXIT_USAGE,
+  UsageError,
+  worstExit,
+} from './exit-codes.js';
+import {
+  clearStaleTemps,
+  expandInputs,
+  print,
+  readInput,
+  writeAtomic,
+  type InputRef,
+  type Io,
+} from './io.js';
+import type { Operation } from './operations.js';
+
+/** Flags every file operation shares. */
+export interface TransformFlags {
+  outputFile?: string;
+  outDir?: string;
+  write?: boolean;
+  check?: boolean;
+  reportFormat?: string;
+  reportFile?: string;
+  from?: string;
+  pointer?: string;
+  stdinFilename?: string;
+  color?: boolean;
+}
+
+/** An error in a report entry. */
+export interface EntryError {
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+/** One entry of a JSON report: a file, or one JSONL line of it. */
+export interface ReportEntry {
+  file: string;
+  line?: number;
+  changed?: boolean;
+  error?: EntryError;
+  [key: string]: unknown;
+}
+
+type Mode = 'stdout' | 'output-file' | 'out-dir' | 'write' | 'check';
+
+function chooseMode(flags: TransformFlags, inputs: readonly InputRef[]): Mode {
+  const chosen = [
+    flags.outputFile !== undefined && '-o',
+    flags.outDir !== undefined && '--out-dir',
+    flags.write === true && '--write',
+    flags.check === true && '--check',
+  ].filter((x): x is string => typeof x === 'string');
+  if (chosen.length > 1) throw new UsageError(`${chosen.join(' and ')} cannot be combined`);
+  if (flags.outputFile !== undefined) {
+    if (inputs.length > 1)
+      throw new UsageError('-o takes one input; use --out-dir or --write for several');
+    return 'output-file';
+  }
+  if (flags.outDir !== undefined) return 'out-dir';
+  if (flags.write === true) {
+    if (inputs.some((i) => i.absolute === undefined))
+      throw new UsageError('--write cannot replace standard input; use -o');
+    return 'write';
+  }
+  if (flags.check === true) return 'check';
+  if (inputs.length > 1) throw new UsageError('several inputs need --write, --out-dir or --check');
+  return 'stdout';
+}
+
+/** Where `--out-dir` puts each input; two inputs outside the working folder with one name are a usage error. */
+function outDirTargets(
+  inputs: readonly InputRef[],
+  outDir: string,
+  io: Io,
+  stdinName?: string,
+): Map<InputRef, string> {
+  const targets = new Map<InputRef, string>();
+  const byName = new Map<string, string>();
+  const root = path.resolve(io.cwd, outDir);
+  for (const input of inputs) {
+    let rel: string;
+    if (input.absolute === undefined) {
+      if (stdinName === undefined)
+        throw new UsageError('--out-dir needs --stdin-filename to name standard input');
+      rel = path.basename(stdinName);
+    } else {
+      const fromCwd = path.relative(io.cwd, input.absolute);
+      if (fromCwd !== '' && !fromCwd.startsWith('..') && !path.isAbsolute(fromCwd)) rel = fromCwd;
+      else {
+        rel = path.basename(input.absolute);
+        const other = byName.get(rel);
+        if (other !== undefined) {
+          throw new UsageError(
+            `--out-dir: ${other} and ${input.display} would both be written as ${rel}`,
+          );
+        }
+        byName.set(rel, input.display);
+      }
+    }
+    targets.set(input, path.join(root, rel));
+  }
+  return targets;
+}
+
+interface FileOutcome {
+  entries: ReportEntry[];
+  exit: number;
+  changed: boolean;
+  text?: string;
+}
+
+function errorEntry(file: string, error: unknown, line?: number): ReportEntry {
+  const entry: ReportEntry = { file };
+  if (line !== undefined) entry.line = line;
+  const e: EntryError = { message: oneLine(error) };
+  if (error instanceof SourceError) {
+    if (error.line !== undefined) e.line = error.line;
+    if (error.column !== undefined) e.column = error.column;
+  }
+  entry.error = e;
+  return entry;
+}
+
+/** The first line of an error's message, never a stack. */
+export function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0]!;
+}
+
+/** Runs the operation over one input's bytes. */
+function processDocument(
+  input: InputRef,
+  doc: SourceDocument,
+  op: Operation,
+  flags: TransformFlags,
+  pointerTokens: string[],
+  writing: boolean,
+): FileOutcome {
+  const entries: ReportEntry[] = [];
+  const values = new Map<number, JsonValue>();
+  let exit = EXIT_OK;
+  let failed = false;
+  let changed = false;
+  doc.units.forEach((unit, u) => {
+    const line = unit.line;
+    if (unit.error !== undefined) {
+      entries.push(errorEntry(input.display, unit.error, line));
+      exit = worstExit(exit, EXIT_USAGE);
+      failed = true;
+      return;
+    }
+    try {
+      const root = unit.value!;
+      const target = valueAt(root, pointerTokens);
+      if (target === undefined)
+        throw new SourceError(
+          `nothing at pointer "${flags.pointer}"`,
+          line === undefined ? undefined : { line, column: 1 },
+        );
+      const format = detectFormat(target, flags.from);
+      if (format.readOnly && writing) {
+        throw new SourceError(
+          `the ${format.name} format is read only; use "histlint convert --to histlint" first`,
+        );
+      }
+      const read = format.read(target);
+      const outcome = op.apply(read.messages);
+      const entry: ReportEntry = { file: input.display };
+      if (line !== undefined) entry.line = line;
+      entry.changed = outcome.changed;
+      entry[op.reportKey] = outcome.report;
+      entries.push(entry);
+      if (outcome.changed) {
+        changed = true;
+        values.set(u, replaceAt(root, pointerTokens, format.write(outcome.messages, read.context)));
+      }
+    } catch (e) {
+      if (e instanceof TrimError) {
+        entries.push(errorEntry(input.display, e, line));
+        exit = worstExit(exit, EXIT_FINDINGS);
+      } else if (e instanceof SourceError) {
+        entries.push(errorEntry(input.display, e, line));
+        exit = worstExit(exit, EXIT_USAGE);
+      } else {
+        throw e;
+      }
+      failed = true;
+    }
+  });
+  if (failed) return { entries, exit, changed: false };
+  return { entries, exit, changed, text: serializeDocument(doc, values) };
+}
+
+function humanLines(
+  outcome: FileOutcome,
+  op: Operation,
+  mode: Mode,
+  chalk: ChalkInstance,
+): string[] {
+  const lines: string[] = [];
+  for (const entry of outcome.entries) {
+    const where = entry.line === undefined ? entry.file : `${entry.file}:${entry.line}`;
+    if (entry.error !== undefined) {
+      const pos =
+        entry.error.line !== undefined && entry.line === undefined
+          ? `:${entry.error.line}:${entry.error.column ?? 1}`
+          : entry.error.column !== undefined && entry.line !== undefined
+            ? `:${entry.error.column}`
+            : '';
+      lines.push(`${chalk.bold(where + pos)}: ${chalk.red('error')}: ${entry.error.message}`);
+      continue;
+    }
+    const { summary, details } = op.describe(entry[op.reportKey] as object, chalk);
+    const state = entry.changed
+      ? mode === 'check'
+        ? chalk.yellow('would change')
+        : chalk.yellow('changed')
+      : 'unchanged';
+    lines.push(`${chalk.bold(where)}: ${state}${summary === '' ? '' : ` (${summary})`}`);
+    for (const d of details) lines.push(`  ${d}`);
+  }
+  return lines;
+}
+
+/** Runs a file operation over the command's inputs; returns the exit code. */
+export async function runTransform(
+  op: Operation,
+  files: readonly string[],
+  flags: TransformFlags,
+  io: Io,
+): Promise<number> {
+  const stderrChalk = chalkFor(flags.color, io.env, io.stderr);
+  if (
+    flags.reportFormat !== undefined &&
+    flags.reportFormat !== 'human' &&
+    flags.reportFormat !== 'json'
+  ) {
+    throw new UsageError(
+      `--report-format: expected one of human|json, got "${flags.reportFormat}"`,
+    );
+  }
+  const pointerTokens = flags.pointer === undefined ? [] : parsePointerFlag(flags.pointer);
+  let args = files;
+  if (args.length === 0) {
+    if (io.stdin.isTTY === true)
+      throw new UsageError(`${op.name} needs a file (or "-" for standard input)`);
+    args = ['-'];
+  }
+  const inputs = await expandInputs(
+    args,
+    io,
+    flags.stdinFilename === undefined ? {} : { stdinName: flags.stdinFilename },
+  );
+  const mode = chooseMode(flags, inputs);
+  const outTargets =
+    mode === 'out-dir' ? outDirTargets(inputs, flags.outDir!, io, flags.stdinFilename) : undefined;
+  const writing = mode !== 'check';
+  const cleared = new Set<string>();
+  const clearOnce = async (dir: string): Promise<void> => {
+    if (cleared.has(dir)) return;
+    cleared.add(dir);
+    await clearStaleTemps(dir);
+  };
+
+  const report: ReportEntry[] = [];
+  let exit = EXIT_OK;
+  let interrupted = false;
+  for (const input of inputs) {
+    if (io.signal?.aborted) {
+      interrupted = true;
+      break;
+    }
+    let outcome: FileOutcome;
+    try {
+      const bytes = await readInput(input, io);
+      const kind = kindFromName(input.absolute ?? flags.stdinFilename ?? '');
+      outcome = processDocument(
+        input,
+        readDocument(bytes, kind),
+        op,
+        flags,
+        pointerTokens,
+        writing,
+      );
+    } catch (e) {
+      // Anything but a SourceError is a bug; it still costs only this file, in one line.
+      const error = e instanceof SourceError ? e : new SourceError(`internal error: ${oneLine(e)}`);
+      outcome = { entries: [errorEntry(input.display, error)], exit: EXIT_USAGE, changed: false };
+    }
+
+    if (outcome.text !== undefined) {
+      try {
+        await emit(input, outcome, mode, flags, io, outTargets, clearOnce);
+      } catch (e) {
+        outcome.entries = [
+          errorEntry(input.display, new SourceError(`cannot write: ${oneLine(e)}`)),
+        ];
+        outcome.exit = EXIT_USAGE;
+      }
+    }
+    if (mode === 'check' && outcome.changed) outcome.exit = worstExit(outcome.exit, EXIT_FINDINGS);
+    exit = worstExit(exit, outcome.exit);
+    report.push(...outcome.entries);
+    if (flags.reportFormat !== 'json') {
+      const lines = humanLines(outcome, op, mode, stderrChalk);
+      if (lines.length > 0) print(io.stderr, lines.join('\n') + '\n');
+    }
+  }
+
+  const json = JSON.stringify({ files: report }, null, 2) + '\n';
+  if (flags.reportFormat === 'json') print(io.stderr, json);
+  if (flags.reportFile !== undefined) {
+    const target = path.resolve(io.cwd, flags.reportFile);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await writeAtomic(target, json);
+  }
+  return interrupted ? EXIT_INTERRUPTED : exit;
+}
+
+function parsePointerFlag(pointer: string): string[] {
+  try {
+    return parsePointer(pointer);
+  } catch (e) {
+    throw new UsageError(`--pointer: ${oneLine(e)}`);
+  }
+}
+
+async function emit(
+  input: InputRef,
+  outcome: FileOutcome,
+  mode: Mode,
+  flags: TransformFlags,
+  io: Io,
+  outTargets: Map<InputRef, string> | undefined,
+  clearOnce: (dir: string) => Promise<void>,
+): Promise<void> {
+  const text = outcome.text!;
+  switch (mode) {
+    case 'stdout':
+      print(io.stdout, text);
+      return;
+    case 'check':
+      return;
+    case 'write': {
+      if (!outcome.changed) return;
+      // Write through a symlink to the file it names, never over the link itself.
+      const target = await fs.realpath(input.absolute!);
+      await clearOnce(path.dirname(target));
+      await writeAtomic(target, text);
+      return;
+    }
+    case 'output-file':
+    case 'out-dir': {
+      const target =
+        mode === 'output-file' ? path.resolve(io.cwd, flags.outputFile!) : outTargets!.get(input)!;
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await clearOnce(path.dirname(target));
+      await writeAtomic(target, text);
+      return;
+    }
+  }
+}

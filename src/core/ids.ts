@@ -1,0 +1,51 @@
+/**
+ * Identifiers: UUID version 7 (RFC 9562), time-ordered and strictly
+ * increasing within one process (SPEC §2.4).
+ */
+
+let lastMs = -1;
+// The 74 bits after the timestamp (12 of rand_a, 62 of rand_b), used as a counter within one millisecond.
+let lastTail = 0n;
+const TAIL_BITS = 74n;
+const TAIL_MAX = (1n << TAIL_BITS) - 1n;
+
+function randomTail(): bigint {
+  const bytes = new Uint8Array(10);
+  crypto.getRandomValues(bytes);
+  let v = 0n;
+  for (const b of bytes) v = (v << 8n) | BigInt(b);
+  // Clear the top bit so a millisecond has room for many increments before it must borrow the next.
+  return (v & TAIL_MAX) >> 1n;
+}
+
+/** A new UUIDv7; each call in a process returns a value greater than the one before. */
+export function newId(now: number = Date.now()): string {
+  let ms = Math.max(now, 0);
+  let tail: bigint;
+  if (ms > lastMs) {
+    tail = randomTail();
+  } else {
+    ms = lastMs;
+    tail = lastTail + 1n + (randomTail() & 0xffffn);
+    if (tail > TAIL_MAX) {
+      ms = lastMs + 1;
+      tail = randomTail();
+    }
+  }
+  lastMs = ms;
+  lastTail = tail;
+  const randA = Number(tail >> 62n) & 0xfff;
+  const randB = tail & ((1n << 62n) - 1n);
+  const hex =
+    ms.toString(16).padStart(12, '0') +
+    (0x7000 | randA).toString(16).padStart(4, '0') +
+    ((2n << 62n) | randB).toString(16).padStart(16, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True when `value` is a UUID in its canonical 8-4-4-4-12 hex form. */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

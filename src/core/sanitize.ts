@@ -1,0 +1,141 @@
+/**
+ * sanitize: strip what a client must not assert in a history that crossed a
+ * trust boundary (SPEC §2.2). It narrows what a client can claim; it does
+ * not authenticate anyone.
+ */
+import type { JsonValue } from '../model/json.js';
+import type { Message, Part } from '../model/types.js';
+import { normalizeMapped, type HistoryRepair, type NormalizeOptions } from './normalize.js';
+import { unsafeMediaScheme } from './url.js';
+
+/** An image or document part sanitize dropped for its URL scheme. */
+export interface UnsafePart {
+  /** Input index of the message. */
+  messageIndex: number;
+  /** Input index of the part in its message. */
+  partIndex: number;
+  /** Index inside the tool result's `content`, for a drop there. */
+  contentIndex?: number;
+  kind: 'image' | 'document';
+  /** The lower-cased scheme as a browser reads it; `""` for a URL without one. */
+  scheme: string;
+}
+
+/** What sanitize removed (`SanitizeReport`, SPEC §5.3). */
+export interface SanitizeReport {
+  /** How many system messages were dropped. */
+  systemPrompts: number;
+  unsafeParts: UnsafePart[];
+  /** Input indices of user messages left empty by the URL drops, and removed. */
+  removedMessages: number[];
+  /** The report of the normalize step. */
+  repair: HistoryRepair;
+}
+
+/** The result of {@link sanitizeHistory}. */
+export interface SanitizeResult {
+  messages: Message[];
+  report: SanitizeReport;
+  changed: boolean;
+}
+
+function unsafeEntry(
+  messageIndex: number,
+  partIndex: number,
+  contentIndex: number | undefined,
+  kind: string,
+  scheme: string,
+): UnsafePart {
+  const entry: UnsafePart = { messageIndex, partIndex } as UnsafePart;
+  if (contentIndex !== undefined) entry.contentIndex = contentIndex;
+  entry.kind = kind as UnsafePart['kind'];
+  entry.scheme = scheme;
+  return entry;
+}
+
+/** Drops system messages and non-http(s) media URLs, then normalizes pairing. */
+export function sanitizeHistory(
+  messages: readonly Message[],
+  options: NormalizeOptions = {},
+): SanitizeResult {
+  const report: SanitizeReport = {
+    systemPrompts: 0,
+    unsafeParts: [],
+    removedMessages: [],
+    repair: { synthesized: [], dropped: [], truncated: [] },
+  };
+  const kept: Message[] = [];
+  const keptIndex: number[] = [];
+  const keptParts: (number[] | undefined)[] = [];
+
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.role === 'system') {
+      report.systemPrompts++;
+      continue;
+    }
+    let parts: Part[] | null = null;
+    let partMap: number[] | undefined;
+    for (let j = 0; j < m.parts.length; j++) {
+      let part = m.parts[j]!;
+      const scheme = unsafeMediaScheme(part);
+      if (scheme !== null) {
+        report.unsafeParts.push(unsafeEntry(i, j, undefined, part.type, scheme));
+        if (parts === null) {
+          parts = m.parts.slice(0, j);
+          partMap = parts.map((_, k) => k);
+        }
+        continue;
+      }
+      if (part.type === 'tool-result' && Array.isArray(part.content)) {
+        const content = part.content;
+        let keptContent: JsonValue[] | null = null;
+        for (let c = 0; c < content.length; c++) {
+          const item = content[c];
+          const itemScheme = isPartLike(item) ? unsafeMediaScheme(item) : null;
+          if (itemScheme !== null) {
+            report.unsafeParts.push(unsafeEntry(i, j, c, (item as Part).type, itemScheme));
+            if (keptContent === null) keptContent = content.slice(0, c);
+          } else if (keptContent !== null) {
+            keptContent.push(item!);
+          }
+        }
+        if (keptContent !== null) part = { ...part, content: keptContent };
+        if (keptContent !== null && parts === null) {
+          parts = m.parts.slice(0, j);
+          partMap = parts.map((_, k) => k);
+        }
+      }
+      if (parts !== null) {
+        parts.push(part);
+        partMap!.push(j);
+      }
+    }
+    if (parts === null) {
+      kept.push(m);
+      keptParts.push(undefined);
+    } else if (parts.length === 0 && m.role === 'user') {
+      report.removedMessages.push(i);
+      continue;
+    } else {
+      kept.push({ ...m, parts });
+      keptParts.push(partMap);
+    }
+    keptIndex.push(i);
+  }
+
+  const normalized = normalizeMapped(kept, { messages: keptIndex, parts: keptParts }, options);
+  report.repair = normalized.repair;
+  const changed =
+    report.systemPrompts > 0 ||
+    report.unsafeParts.length > 0 ||
+    report.removedMessages.length > 0 ||
+    normalized.changed;
+  return { messages: normalized.messages, report, changed };
+}
+
+function isPartLike(v: JsonValue | undefined): v is Part {
+  return (
+    typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as Part).type === 'string'
+  );
+}

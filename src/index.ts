@@ -1,0 +1,55 @@
+/**
+ * histlint's public API. Every export is named here; nothing is re-exported wholesale.
+ */
+export { main } from './cli/main.js';
+export type { Io, InputStream, OutputStream } from './cli/io.js';
+
+export { JsonNumber, JsonParseError, parseJson, stringifyJson, jsonEqual } from './model/json.js';
+export type { JsonValue, JsonObject, ParseJsonOptions } from './model/json.js';
+export { SourceError } from './model/errors.js';
+export { readDocument, serializeDocument, decodeUtf8 } from './model/document.js';
+export type { SourceDocument, SourceUnit } from './model/document.js';
+export { locatePointers, LineIndex } from './model/positions.js';
+export type { SourcePosition } from './model/positions.js';
+export { parsePointer, toPointer, valueAt, replaceAt } from './model/pointer.js';
+export {
+  ConversationSchema,
+  EnvelopeSchema,
+  MessageSchema,
+  PartSchema,
+  PART_TYPES,
+  ROLES,
+  shapeProblem,
+} from './model/types.js';
+export type {
+  Message,
+  Part,
+  MessageV1,
+  ConversationV1,
+  TextPart,
+  ImagePart,
+  DocumentPart,
+  ToolCallPart,
+  ToolResultPart,
+  ReasoningPart,
+} from './model/types.js';
+
+export { normalizeHistory, INTERRUPTED_TEXT } from './core/normalize.js';
+export type {
+  HistoryRepair,
+  NormalizeOptions,
+  NormalizeResult,
+  SynthesizedResult,
+  DroppedResult,
+  TruncatedCall,
+} from './core/normalize.js';
+export { sanitizeHistory } from './core/sanitize.js';
+export type { SanitizeReport, SanitizeResult, UnsafePart } from './core/sanitize.js';
+export { trimHistory, budgetHistory, TrimError } from './core/trim.js';
+export type { TrimReport, TrimResult, TrimOptions, BudgetOptions } from './core/trim.js';
+export { loadTokenCounter, messageTokens } from './core/tokens.js';
+export type { TokenCounter, TokenizerName } from './core/tokens.js';
+export { newId, isUuid } from './core/ids.js';
+export { urlScheme } from './core/url.js';
+export { analyzePairing } from './core/pairing.js';
+export type { Pairing, CallRef, ResultRef } from './core/pairing.js';

@@ -1,0 +1,218 @@
+/**
+ * Stored documents: bytes to text (strict UTF-8), text to JSON or JSONL
+ * units, and back, keeping everything a later write must reproduce (BOM,
+ * line ends, untouched JSONL lines byte for byte).
+ */
+import { SourceError } from './errors.js';
+import { JsonParseError, parseJson, stringifyJson, type JsonValue } from './json.js';
+import { LineIndex } from './positions.js';
+
+/** One JSON text of a document: the whole file, or one JSONL line. */
+export interface SourceUnit {
+  /** 1-based JSONL line number; absent for a JSON file. */
+  line?: number;
+  /** The unit's text. */
+  text: string;
+  /** The parsed value, when the text is valid JSON. */
+  value?: JsonValue;
+  /** Why the text could not be parsed; `line`/`column` are in the file. */
+  error?: SourceError;
+}
+
+/** One physical line of a JSONL file. */
+export interface JsonlLine {
+  raw: string;
+  eol: string;
+  /** Index into `units`, for a line that holds JSON. */
+  unit?: number;
+}
+
+/** A decoded, parsed document. */
+export interface SourceDocument {
+  kind: 'json' | 'jsonl';
+  /** The file started with a UTF-8 byte order mark (kept on write). */
+  bom: boolean;
+  /** Line end of a JSON file's layout on write. */
+  eol: '\n' | '\r\n';
+  units: SourceUnit[];
+  /** For JSONL: every physical line, blank ones included. */
+  lines: JsonlLine[];
+}
+
+const DECODER = new TextDecoder('utf-8', { fatal: true });
+
+/** Byte offset of the first byte that does not belong to valid UTF-8, or -1. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  const n = bytes.length;
+  while (i < n) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return i;
+    if (i + need >= n) return i;
+    let cp = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+/** Decodes strict UTF-8; a BOM is stripped and reported. Throws {@link SourceError} with the position of a bad byte. */
+export function decodeUtf8(bytes: Uint8Array): { text: string; bom: boolean } {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    throw new SourceError(
+      'not UTF-8: the file starts with a UTF-16 byte order mark; save it as UTF-8',
+      {
+        line: 1,
+        column: 1,
+      },
+    );
+  }
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  try {
+    return { text: DECODER.decode(bytes), bom };
+  } catch {
+    const at = firstInvalidUtf8(bytes);
+    const offset = at === -1 ? 0 : at;
+    let lineStart = 0;
+    let line = 1;
+    for (let k = 0; k < offset; k++) {
+      if (bytes[k] === 0x0a) {
+        line++;
+        lineStart = k + 1;
+      }
+    }
+    const prefix = DECODER.decode(bytes.subarray(lineStart, offset));
+    // The decoder drops a leading BOM, so the column counts what an editor shows.
+    const column = prefix.length + 1;
+    const hex = (bytes[offset] ?? 0).toString(16).toUpperCase().padStart(2, '0');
+    throw new SourceError(`not UTF-8: invalid byte 0x${hex}`, { line, column });
+  }
+}
+
+/** Converts a parse error at an offset of `text` into a positioned {@link SourceError}. */
+function parseErrorAt(error: JsonParseError, text: string, lineNumber?: number): SourceError {
+  const pos = new LineIndex(text).position(error.offset);
+  return new SourceError(
+    error.message,
+    lineNumber === undefined ? pos : { line: lineNumber, column: pos.column },
+  );
+}
+
+/** Parses one unit's text; returns the unit with a value or an error. */
+export function parseUnit(text: string, line?: number): SourceUnit {
+  const unit: SourceUnit = { text };
+  if (line !== undefined) unit.line = line;
+  try {
+    unit.value = parseJson(text);
+  } catch (e) {
+    if (!(e instanceof JsonParseError)) throw e;
+    unit.error = parseErrorAt(e, text, line);
+  }
+  return unit;
+}
+
+/** Splits decoded text into a JSON or JSONL document and parses its units. */
+export function parseDocument(text: string, bom: boolean, kind: 'json' | 'jsonl'): SourceDocument {
+  if (kind === 'json') {
+    const eol = /\r\n/.test(text.slice(0, text.indexOf('\n') + 1)) ? '\r\n' : '\n';
+    return { kind, bom, eol, units: [parseUnit(text)], lines: [] };
+  }
+  const units: SourceUnit[] = [];
+  const lines: JsonlLine[] = [];
+  let start = 0;
+  let number = 1;
+  while (start <= text.length) {
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl;
+    let raw = text.slice(start, end);
+    let eol = nl === -1 ? '' : '\n';
+    if (raw.endsWith('\r') && nl !== -1) {
+      raw = raw.slice(0, -1);
+      eol = '\r\n';
+    }
+    if (nl === -1 && raw === '') break;
+    const line: JsonlLine = { raw, eol };
+    if (!/^[ \t\r]*$/.test(raw)) {
+      line.unit = units.length;
+      units.push(parseUnit(raw, number));
+    }
+    lines.push(line);
+    number++;
+    start = end + 1;
+  }
+  return { kind, bom, eol: '\n', units, lines };
+}
+
+/** Decides JSON or JSONL for input without a telling name: JSONL when the whole is not one JSON value but its first line is. */
+export function guessKind(text: string): 'json' | 'jsonl' {
+  try {
+    parseJson(text);
+    return 'json';
+  } catch {
+    const lines = text.split('\n').filter((l) => l.trim() !== '');
+    if (lines.length < 2) return 'json';
+    try {
+      parseJson(lines[0]!);
+      return 'jsonl';
+    } catch {
+      return 'json';
+    }
+  }
+}
+
+/** The document kind a file name implies. */
+export function kindFromName(name: string): 'json' | 'jsonl' | undefined {
+  const lower = name.toLowerCase();
+  if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) return 'jsonl';
+  if (lower.endsWith('.json')) return 'json';
+  return undefined;
+}
+
+/** Reads bytes into a document. Throws {@link SourceError} for bytes that are not UTF-8. */
+export function readDocument(bytes: Uint8Array, kind?: 'json' | 'jsonl'): SourceDocument {
+  const { text, bom } = decodeUtf8(bytes);
+  return parseDocument(text, bom, kind ?? guessKind(text));
+}
+
+/**
+ * Writes a document back. `values` holds a new value for each unit that
+ * changed; other JSONL lines stay byte for byte, a JSON file is laid out
+ * with 2-space indent and a final line end.
+ */
+export function serializeDocument(
+  doc: SourceDocument,
+  values: ReadonlyMap<number, JsonValue>,
+): string {
+  const bom = doc.bom ? '\uFEFF' : '';
+  if (doc.kind === 'json') {
+    const value = values.get(0) ?? doc.units[0]!.value!;
+    const body = stringifyJson(value, 2);
+    return bom + (doc.eol === '\n' ? body : body.replace(/\n/g, '\r\n')) + doc.eol;
+  }
+  const out: string[] = [bom];
+  for (const line of doc.lines) {
+    const v = line.unit === undefined ? undefined : values.get(line.unit);
+    out.push(v === undefined ? line.raw : stringifyJson(v, 0), line.eol);
+  }
+  return out.join('');
+}

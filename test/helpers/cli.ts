@@ -1,0 +1,81 @@
+/**
+ * Runs histlint in-process (through `main`) or as a spawned `bin/histlint.js`,
+ * capturing standard output, standard error and the exit code.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { main } from '../../src/cli/main.js';
+
+/** The project root. */
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The shared folder beside the project (SPEC, corpus, conformance). */
+export const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
+
+/** What a run printed and returned. */
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options of a run. */
+export interface RunOptions {
+  cwd?: string;
+  stdin?: string | Uint8Array;
+  /** Pretend standard input is a terminal (no data). */
+  stdinIsTTY?: boolean;
+  env?: Record<string, string | undefined>;
+  stdoutIsTTY?: boolean;
+  stderrIsTTY?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Runs `main` in this process with captured I/O. */
+export async function runCli(argv: string[], options: RunOptions = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const data = options.stdin;
+  const stdin = {
+    isTTY: options.stdinIsTTY ?? false,
+    async *[Symbol.asyncIterator]() {
+      if (data !== undefined) yield typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    },
+  };
+  const code = await main({
+    argv,
+    stdin,
+    stdout: { write: (s: string) => (stdout += s), isTTY: options.stdoutIsTTY ?? false },
+    stderr: { write: (s: string) => (stderr += s), isTTY: options.stderrIsTTY ?? false },
+    cwd: options.cwd ?? process.cwd(),
+    env: options.env ?? {},
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  return { code, stdout, stderr };
+}
+
+/** Spawns `node bin/histlint.js` (needs `npm run build` first). */
+export function spawnCli(
+  argv: string[],
+  options: { cwd?: string; stdin?: string | Uint8Array; env?: Record<string, string> } = {},
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [fileURLToPath(new URL('../../bin/histlint.js', import.meta.url)), ...argv],
+      {
+        cwd: options.cwd ?? ROOT,
+        env: { PATH: process.env.PATH ?? '', ...options.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    if (options.stdin !== undefined) child.stdin.end(options.stdin);
+    else child.stdin.end();
+  });
+}
