@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
+import picomatch from 'picomatch';
 import { SourceError } from '../model/errors.js';
 import { UsageError } from './exit-codes.js';
 
@@ -51,51 +52,113 @@ const GLOB_CHARS = /[*?[\]{}()!]/;
 /** Directories never read. */
 export const ALWAYS_IGNORED = ['**/node_modules/**', '**/.git/**'];
 
+/** The files a folder argument stands for, where a command expands folders. */
+export const CONVERSATION_FILES = '**/*.{json,jsonl,ndjson}';
+
+/** Options of {@link expandInputs}. */
+export interface ExpandOptions {
+  /** The name of standard input in reports. */
+  stdinName?: string;
+  /** Extra ignore globs (`--ignore`, the config's `ignore`). */
+  ignore?: readonly string[];
+  /** The folder patterns are relative to (default: the working folder). */
+  base?: string;
+  /** A pattern that matches nothing is a usage error (default true). */
+  errorOnUnmatched?: boolean;
+  /** A folder argument stands for the conversation files inside it (lint, stats); otherwise it is an input that fails to read. */
+  expandDirectories?: boolean;
+  /** A path that does not exist counts as a pattern that matches nothing (lint); otherwise it is an input that fails to read. */
+  missingIsUnmatched?: boolean;
+}
+
+function insideIgnoredFolder(rel: string): boolean {
+  return rel.split(/[\\/]/).some((seg) => seg === 'node_modules' || seg === '.git');
+}
+
 /**
  * Turns file arguments into inputs: `-` is standard input, an existing path
  * is itself, anything else with glob characters is expanded (sorted).
- * A pattern that matches nothing is a usage error.
+ * `node_modules` and `.git` are never read, even when named.
  */
 export async function expandInputs(
   args: readonly string[],
   io: Io,
-  options: { stdinName?: string; ignore?: readonly string[] } = {},
+  options: ExpandOptions = {},
 ): Promise<InputRef[]> {
+  const base = options.base ?? io.cwd;
+  const ignore = [...ALWAYS_IGNORED, ...(options.ignore ?? [])];
+  const userIgnored =
+    options.ignore !== undefined && options.ignore.length > 0
+      ? picomatch([...options.ignore], { dot: true })
+      : () => false;
   const out: InputRef[] = [];
   const seen = new Set<string>();
+  const add = (absolute: string, display: string): void => {
+    if (seen.has(absolute)) return;
+    seen.add(absolute);
+    out.push({ display: toPosix(display), absolute });
+  };
+  const shown = (absolute: string): string => {
+    const rel = path.relative(io.cwd, absolute);
+    return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? absolute : rel;
+  };
+  const unmatched = (arg: string, why = ''): void => {
+    if (options.errorOnUnmatched !== false)
+      throw new UsageError(`no files match the pattern "${arg}"${why}`);
+  };
   for (const arg of args) {
     if (arg === '-') {
       out.push({ display: options.stdinName ?? '<stdin>' });
       continue;
     }
-    const absolute = path.resolve(io.cwd, arg);
-    const exists = await fs.lstat(absolute).then(
-      () => true,
-      () => false,
-    );
-    if (exists || !GLOB_CHARS.test(arg)) {
-      if (!seen.has(absolute)) {
-        seen.add(absolute);
-        out.push({ display: toPosix(arg), absolute });
-      }
+    const absolute = path.resolve(base, arg);
+    const rel = toPosix(path.relative(base, absolute));
+    if (insideIgnoredFolder(rel) || (!rel.startsWith('..') && userIgnored(rel))) {
+      unmatched(
+        arg,
+        insideIgnoredFolder(rel) ? ' (node_modules and .git are never read)' : ' (it is ignored)',
+      );
+      continue;
+    }
+    const stat = await fs.stat(absolute).catch(() => undefined);
+    const display = base === io.cwd ? arg : shown(absolute);
+    if (stat?.isDirectory() && options.expandDirectories) {
+      const matches = await fg(CONVERSATION_FILES, {
+        cwd: absolute,
+        ignore,
+        absolute: true,
+        suppressErrors: true,
+        followSymbolicLinks: true,
+      });
+      if (matches.length === 0) unmatched(arg);
+      for (const m of matches.sort()) add(path.normalize(m), shown(path.normalize(m)));
+      continue;
+    }
+    if (stat !== undefined || (!GLOB_CHARS.test(arg) && !options.missingIsUnmatched)) {
+      add(absolute, display);
+      continue;
+    }
+    if (!GLOB_CHARS.test(arg)) {
+      unmatched(arg);
       continue;
     }
     const matches = await fg(arg, {
-      cwd: io.cwd,
-      ignore: [...ALWAYS_IGNORED, ...(options.ignore ?? [])],
+      cwd: base,
+      ignore,
       dot: false,
       onlyFiles: true,
       followSymbolicLinks: true,
       suppressErrors: true,
       unique: true,
     });
-    if (matches.length === 0) throw new UsageError(`no files match the pattern "${arg}"`);
+    if (matches.length === 0) {
+      unmatched(arg);
+      continue;
+    }
     matches.sort();
     for (const m of matches) {
-      const abs = path.resolve(io.cwd, m);
-      if (seen.has(abs)) continue;
-      seen.add(abs);
-      out.push({ display: toPosix(m), absolute: abs });
+      const abs = path.resolve(base, m);
+      add(abs, base === io.cwd ? m : shown(abs));
     }
   }
   return out;

@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import { TrimError } from '../core/trim.js';
-import { detectFormat } from '../formats/detect.js';
+import { mapConversations } from '../formats/conversations.js';
 import {
   kindFromName,
   readDocument,
@@ -16,8 +16,7 @@ import {
   type SourceDocument,
 } from '../model/document.js';
 import { SourceError } from '../model/errors.js';
-import type { JsonValue } from '../model/json.js';
-import { parsePointer, replaceAt, valueAt } from '../model/pointer.js';
+import { parsePointer } from '../model/pointer.js';
 import { chalkFor } from './color.js';
 import {
   EXIT_FINDINGS,
@@ -37,6 +36,7 @@ import {
   type Io,
 } from './io.js';
 import type { Operation } from './operations.js';
+import { oneLine } from './options.js';
 
 /** Flags every file operation shares. */
 export interface TransformFlags {
@@ -50,6 +50,8 @@ export interface TransformFlags {
   pointer?: string;
   stdinFilename?: string;
   color?: boolean;
+  ignore?: string[];
+  errorOnUnmatchedPattern?: boolean;
 }
 
 /** An error in a report entry. */
@@ -126,6 +128,16 @@ function outDirTargets(
     }
     targets.set(input, path.join(root, rel));
   }
+  // Two inputs must never be written to one place, whatever their origin.
+  const owner = new Map<string, string>();
+  for (const [input, target] of targets) {
+    const other = owner.get(target);
+    if (other !== undefined)
+      throw new UsageError(
+        `--out-dir: ${other} and ${input.display} would both be written as ${path.relative(io.cwd, target)}`,
+      );
+    owner.set(target, input.display);
+  }
   return targets;
 }
 
@@ -148,13 +160,7 @@ function errorEntry(file: string, error: unknown, line?: number): ReportEntry {
   return entry;
 }
 
-/** The first line of an error's message, never a stack. */
-export function oneLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0]!;
-}
-
-/** Runs the operation over one input's bytes. */
+/** Runs the operation over one input's document. */
 function processDocument(
   input: InputRef,
   doc: SourceDocument,
@@ -163,59 +169,31 @@ function processDocument(
   pointerTokens: string[],
   writing: boolean,
 ): FileOutcome {
+  const { units, values } = mapConversations(
+    doc,
+    { pointer: pointerTokens, writing, ...(flags.from === undefined ? {} : { from: flags.from }) },
+    (messages) => op.apply(messages),
+    (e) => e instanceof TrimError,
+  );
   const entries: ReportEntry[] = [];
-  const values = new Map<number, JsonValue>();
   let exit = EXIT_OK;
   let failed = false;
-  let changed = false;
-  doc.units.forEach((unit, u) => {
-    const line = unit.line;
+  for (const unit of units) {
     if (unit.error !== undefined) {
-      entries.push(errorEntry(input.display, unit.error, line));
-      exit = worstExit(exit, EXIT_USAGE);
+      entries.push(errorEntry(input.display, unit.error, unit.line));
+      // A refused conversation (trim left nothing) is exit 1; unreadable input is exit 2.
+      exit = worstExit(exit, unit.error instanceof TrimError ? EXIT_FINDINGS : EXIT_USAGE);
       failed = true;
-      return;
+      continue;
     }
-    try {
-      const root = unit.value!;
-      const target = valueAt(root, pointerTokens);
-      if (target === undefined)
-        throw new SourceError(
-          `nothing at pointer "${flags.pointer}"`,
-          line === undefined ? undefined : { line, column: 1 },
-        );
-      const format = detectFormat(target, flags.from);
-      if (format.readOnly && writing) {
-        throw new SourceError(
-          `the ${format.name} format is read only; use "histlint convert --to histlint" first`,
-        );
-      }
-      const read = format.read(target);
-      const outcome = op.apply(read.messages);
-      const entry: ReportEntry = { file: input.display };
-      if (line !== undefined) entry.line = line;
-      entry.changed = outcome.changed;
-      entry[op.reportKey] = outcome.report;
-      entries.push(entry);
-      if (outcome.changed) {
-        changed = true;
-        values.set(u, replaceAt(root, pointerTokens, format.write(outcome.messages, read.context)));
-      }
-    } catch (e) {
-      if (e instanceof TrimError) {
-        entries.push(errorEntry(input.display, e, line));
-        exit = worstExit(exit, EXIT_FINDINGS);
-      } else if (e instanceof SourceError) {
-        entries.push(errorEntry(input.display, e, line));
-        exit = worstExit(exit, EXIT_USAGE);
-      } else {
-        throw e;
-      }
-      failed = true;
-    }
-  });
+    const entry: ReportEntry = { file: input.display };
+    if (unit.line !== undefined) entry.line = unit.line;
+    entry.changed = unit.result!.changed;
+    entry[op.reportKey] = unit.result!.report;
+    entries.push(entry);
+  }
   if (failed) return { entries, exit, changed: false };
-  return { entries, exit, changed, text: serializeDocument(doc, values) };
+  return { entries, exit, changed: values.size > 0, text: serializeDocument(doc, values) };
 }
 
 function humanLines(
@@ -225,6 +203,9 @@ function humanLines(
   chalk: ChalkInstance,
 ): string[] {
   const lines: string[] = [];
+  // A file with a failing line is not written at all, so its other changes are only "would change".
+  const notWritten =
+    outcome.text === undefined && outcome.entries.some((e) => e.error !== undefined);
   for (const entry of outcome.entries) {
     const where = entry.line === undefined ? entry.file : `${entry.file}:${entry.line}`;
     if (entry.error !== undefined) {
@@ -239,8 +220,12 @@ function humanLines(
     }
     const { summary, details } = op.describe(entry[op.reportKey] as object, chalk);
     const state = entry.changed
-      ? mode === 'check'
-        ? chalk.yellow('would change')
+      ? mode === 'check' || notWritten
+        ? chalk.yellow(
+            notWritten && mode !== 'check'
+              ? 'would change (not written: the file has errors)'
+              : 'would change',
+          )
         : chalk.yellow('changed')
       : 'unchanged';
     lines.push(`${chalk.bold(where)}: ${state}${summary === '' ? '' : ` (${summary})`}`);
@@ -273,11 +258,12 @@ export async function runTransform(
       throw new UsageError(`${op.name} needs a file (or "-" for standard input)`);
     args = ['-'];
   }
-  const inputs = await expandInputs(
-    args,
-    io,
-    flags.stdinFilename === undefined ? {} : { stdinName: flags.stdinFilename },
-  );
+  const inputs = await expandInputs(args, io, {
+    ...(flags.stdinFilename === undefined ? {} : { stdinName: flags.stdinFilename }),
+    ...(flags.ignore === undefined ? {} : { ignore: flags.ignore }),
+    errorOnUnmatched: flags.errorOnUnmatchedPattern !== false,
+  });
+  if (inputs.length === 0) throw new UsageError(`${op.name}: no input files`);
   const mode = chooseMode(flags, inputs);
   const outTargets =
     mode === 'out-dir' ? outDirTargets(inputs, flags.outDir!, io, flags.stdinFilename) : undefined;

@@ -46,10 +46,20 @@ export interface HistoryRepair {
   truncated: TruncatedCall[];
 }
 
+/** Which repairs normalize may make (all by default); `lint --fix` narrows them to the enabled rules. */
+export interface RepairSelection {
+  /** Synthesize results for unanswered calls. */
+  synthesize: boolean;
+  /** The kinds of results to drop. */
+  drop: ReadonlySet<DroppedResult['reason']>;
+}
+
 /** Options of {@link normalizeHistory}. */
 export interface NormalizeOptions extends PairingOptions {
   /** Leave the unanswered calls of a trailing assistant message alone (a resumed run may execute them). */
   leavePending?: boolean;
+  /** Make only these repairs (default: all). */
+  only?: RepairSelection;
 }
 
 /** The result of {@link normalizeHistory}. */
@@ -114,6 +124,7 @@ export function normalizeMapped(
   const dropParts = new Map<number, Set<number>>();
   for (const r of pairing.results) {
     if (r.status === 'answer' || r.status === 'unpairable') continue;
+    if (options.only !== undefined && !options.only.drop.has(r.status)) continue;
     repair.dropped.push({
       callId: r.callId!,
       messageIndex: inputIndex(r.position),
@@ -149,7 +160,7 @@ export function normalizeMapped(
   }
   const byPosition = new Map<number, Part[]>();
   for (const call of pairing.unanswered) {
-    if (call.position === pending) continue;
+    if (call.position === pending || options.only?.synthesize === false) continue;
     const part: Part = { type: 'tool-result', callId: call.id! };
     if (call.name !== undefined) part.name = call.name;
     part.content = [{ type: 'text', text: INTERRUPTED_TEXT }];

@@ -53,25 +53,29 @@ function unsafeEntry(
   return entry;
 }
 
-/** Drops system messages and non-http(s) media URLs, then normalizes pairing. */
-export function sanitizeHistory(
-  messages: readonly Message[],
-  options: NormalizeOptions = {},
-): SanitizeResult {
-  const report: SanitizeReport = {
+interface Filtered {
+  kept: Message[];
+  keptIndex: number[];
+  keptParts: (number[] | undefined)[];
+  systemPrompts: number;
+  unsafeParts: UnsafePart[];
+  removedMessages: number[];
+}
+
+/** Sanitize's own steps (1-3): drop system messages and unsafe media parts, remove user messages left empty. */
+function filterUntrusted(messages: readonly Message[], dropSystem: boolean): Filtered {
+  const out: Filtered = {
+    kept: [],
+    keptIndex: [],
+    keptParts: [],
     systemPrompts: 0,
     unsafeParts: [],
     removedMessages: [],
-    repair: { synthesized: [], dropped: [], truncated: [] },
   };
-  const kept: Message[] = [];
-  const keptIndex: number[] = [];
-  const keptParts: (number[] | undefined)[] = [];
-
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
-    if (m.role === 'system') {
-      report.systemPrompts++;
+    if (dropSystem && m.role === 'system') {
+      out.systemPrompts++;
       continue;
     }
     let parts: Part[] | null = null;
@@ -80,7 +84,7 @@ export function sanitizeHistory(
       let part = m.parts[j]!;
       const scheme = unsafeMediaScheme(part);
       if (scheme !== null) {
-        report.unsafeParts.push(unsafeEntry(i, j, undefined, part.type, scheme));
+        out.unsafeParts.push(unsafeEntry(i, j, undefined, part.type, scheme));
         if (parts === null) {
           parts = m.parts.slice(0, j);
           partMap = parts.map((_, k) => k);
@@ -94,16 +98,18 @@ export function sanitizeHistory(
           const item = content[c];
           const itemScheme = isPartLike(item) ? unsafeMediaScheme(item) : null;
           if (itemScheme !== null) {
-            report.unsafeParts.push(unsafeEntry(i, j, c, (item as Part).type, itemScheme));
+            out.unsafeParts.push(unsafeEntry(i, j, c, (item as Part).type, itemScheme));
             if (keptContent === null) keptContent = content.slice(0, c);
           } else if (keptContent !== null) {
             keptContent.push(item!);
           }
         }
-        if (keptContent !== null) part = { ...part, content: keptContent };
-        if (keptContent !== null && parts === null) {
-          parts = m.parts.slice(0, j);
-          partMap = parts.map((_, k) => k);
+        if (keptContent !== null) {
+          part = { ...part, content: keptContent };
+          if (parts === null) {
+            parts = m.parts.slice(0, j);
+            partMap = parts.map((_, k) => k);
+          }
         }
       }
       if (parts !== null) {
@@ -112,26 +118,77 @@ export function sanitizeHistory(
       }
     }
     if (parts === null) {
-      kept.push(m);
-      keptParts.push(undefined);
+      out.kept.push(m);
+      out.keptParts.push(undefined);
     } else if (parts.length === 0 && m.role === 'user') {
-      report.removedMessages.push(i);
+      out.removedMessages.push(i);
       continue;
     } else {
-      kept.push({ ...m, parts });
-      keptParts.push(partMap);
+      out.kept.push({ ...m, parts });
+      out.keptParts.push(partMap);
     }
-    keptIndex.push(i);
+    out.keptIndex.push(i);
   }
+  return out;
+}
 
-  const normalized = normalizeMapped(kept, { messages: keptIndex, parts: keptParts }, options);
-  report.repair = normalized.repair;
+/** Drops system messages and non-http(s) media URLs, then normalizes pairing. */
+export function sanitizeHistory(
+  messages: readonly Message[],
+  options: NormalizeOptions = {},
+): SanitizeResult {
+  const f = filterUntrusted(messages, true);
+  const normalized = normalizeMapped(
+    f.kept,
+    { messages: f.keptIndex, parts: f.keptParts },
+    options,
+  );
+  const report: SanitizeReport = {
+    systemPrompts: f.systemPrompts,
+    unsafeParts: f.unsafeParts,
+    removedMessages: f.removedMessages,
+    repair: normalized.repair,
+  };
   const changed =
     report.systemPrompts > 0 ||
     report.unsafeParts.length > 0 ||
     report.removedMessages.length > 0 ||
     normalized.changed;
   return { messages: normalized.messages, report, changed };
+}
+
+/**
+ * Only the `unsafe-url` fix: drops image/document parts with a non-http(s)
+ * URL (also inside tool-result content) and user messages left empty.
+ */
+export function dropUnsafeMedia(messages: readonly Message[]): {
+  messages: Message[];
+  unsafeParts: UnsafePart[];
+  removedMessages: number[];
+  changed: boolean;
+} {
+  const f = filterUntrusted(messages, false);
+  const changed = f.unsafeParts.length > 0;
+  return {
+    messages: changed ? f.kept : messages.slice(),
+    unsafeParts: f.unsafeParts,
+    removedMessages: f.removedMessages,
+    changed,
+  };
+}
+
+/** Only the `system-message` fix: drops every system message. */
+export function dropSystemMessages(messages: readonly Message[]): {
+  messages: Message[];
+  systemPrompts: number;
+  changed: boolean;
+} {
+  const kept = messages.filter((m) => m.role !== 'system');
+  return {
+    messages: kept,
+    systemPrompts: messages.length - kept.length,
+    changed: kept.length !== messages.length,
+  };
 }
 
 function isPartLike(v: JsonValue | undefined): v is Part {

@@ -97,12 +97,16 @@ function cutAt(
     throw new TrimError(`${what} leaves no message that can open a request`);
   }
   const kept = [...messages.slice(0, system), ...body.slice(from)];
+  // SPEC 2.3: the first kept *non-system* message, even when a system message opens the window.
+  let first = from;
+  while (first < body.length && body[first]!.role === 'system') first++;
+  if (first === body.length) first = from;
   return {
     messages: kept,
     report: {
       kept: kept.length,
       removed: messages.length - kept.length,
-      firstKeptIndex: system + from,
+      firstKeptIndex: system + first,
     },
     changed: true,
   };

@@ -1,15 +1,50 @@
 /**
- * The contract every stored format implements: read a JSON value into v1
- * messages, and write v1 messages back as that format's value.
+ * The contract every stored format implements: read a JSON value into a v1
+ * conversation, and write a v1 conversation back as that format's value.
+ *
+ * Nothing is lost on the way: what the v1 model has no field for is kept in
+ * a `providerData` object, keyed by format name, on the message, the part,
+ * or (for request-level fields such as `model` or `tools`) the conversation
+ * itself. Writing a conversation back to the format it came from restores
+ * them; writing it to another format reports them as losses.
  */
-import type { JsonValue } from '../model/json.js';
+import type { JsonObject, JsonValue } from '../model/json.js';
 import type { Message } from '../model/types.js';
 
-/** A conversation read from a format, with what its writer needs to rebuild the original around new messages. */
-export interface ReadConversation {
+/** A conversation in the v1 model: the envelope's fields (`messages`, optional `providerData`, anything else). */
+export interface Conversation extends JsonObject {
   messages: Message[];
-  /** Format-specific state (the envelope, top-level fields) a write keeps. */
+}
+
+/** Where a v1 message, part, or a path below them came from in the source value (an RFC 6901 pointer, relative to the value read). */
+export type Locator = (
+  messageIndex?: number,
+  partIndex?: number,
+  path?: readonly (string | number)[],
+) => string;
+
+/** What a format's reader returns. */
+export interface ReadResult {
+  conversation: Conversation;
+  /** State a write of the same format needs to rebuild the original shape (e.g. bare array or envelope). */
   context?: unknown;
+  /** Maps v1 indices back to the source value, so lint findings point into the original file. */
+  locate: Locator;
+}
+
+/** Something the target format cannot express (SPEC §4 `convert`). */
+export interface Loss {
+  messageIndex?: number;
+  partIndex?: number;
+  /** What was lost, in a few words (e.g. `reasoning part`, `providerData.anthropic`). */
+  what: string;
+}
+
+/** What a format's writer returns. */
+export interface WriteResult {
+  value: JsonValue;
+  /** Everything the value does not carry; empty for a lossless write. */
+  losses: Loss[];
 }
 
 /** One stored conversation format. */
@@ -23,7 +58,24 @@ export interface ConversationFormat {
   /** True when `value` looks like this format (used by `--from auto`). */
   detect(value: JsonValue): boolean;
   /** Reads a value; throws `SourceError` when it is not this format. */
-  read(value: JsonValue): ReadConversation;
-  /** Writes messages as this format, around `context` from a read of the same format when given. */
-  write(messages: Message[], context?: unknown): JsonValue;
+  read(value: JsonValue): ReadResult;
+  /** Writes a conversation as this format; `context` comes from a read of the same format, when there was one. */
+  write(conversation: Conversation, context?: unknown): WriteResult;
+}
+
+/** The `providerData` entry of a format on an object, if any. */
+export function providerDataOf(obj: JsonObject, format: string): JsonObject | undefined {
+  const pd = obj.providerData;
+  if (typeof pd !== 'object' || pd === null || Array.isArray(pd)) return undefined;
+  const entry = (pd as JsonObject)[format];
+  return typeof entry === 'object' && entry !== null && !Array.isArray(entry)
+    ? (entry as JsonObject)
+    : undefined;
+}
+
+/** The formats whose `providerData` an object carries, other than `except`. */
+export function foreignProviderData(obj: JsonObject, except: string): string[] {
+  const pd = obj.providerData;
+  if (typeof pd !== 'object' || pd === null || Array.isArray(pd)) return [];
+  return Object.keys(pd).filter((k) => k !== except);
 }

@@ -3,13 +3,14 @@
  * `{"version": 1, "messages": [...]}` or a bare array of messages.
  */
 import { SourceError } from '../model/errors.js';
-import type { JsonObject, JsonValue } from '../model/json.js';
+import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
+import { escapePointerToken } from '../model/pointer.js';
 import { isObject, shapeProblem, type Message } from '../model/types.js';
-import type { ConversationFormat } from './format.js';
+import type { Conversation, ConversationFormat } from './format.js';
 
 interface NativeContext {
-  /** The envelope read, or null for a bare array. */
-  envelope: JsonObject | null;
+  /** The value read was a bare array. */
+  bare: boolean;
 }
 
 function messagesOf(value: JsonValue): JsonValue | undefined {
@@ -36,30 +37,48 @@ export const nativeFormat: ConversationFormat = {
     'histlint\'s own v1 format: {"version": 1, "messages": [...]} or a bare array of messages',
   readOnly: false,
   detect(value) {
+    // An object counts only with the version envelope or v1-shaped messages (parts, not content).
     return nativeProblem(value) === null;
   },
   read(value) {
     const problem = nativeProblem(value);
     if (problem !== null) throw new SourceError(`not a conversation: ${problem}`);
-    const context: NativeContext = {
-      envelope: Array.isArray(value) ? null : (value as JsonObject),
+    const bare = Array.isArray(value);
+    const conversation: Conversation = bare
+      ? { version: 1, messages: value as Message[] }
+      : (value as Conversation);
+    const base = bare ? '' : '/messages';
+    return {
+      conversation,
+      context: { bare } satisfies NativeContext,
+      locate(messageIndex, partIndex, path = []) {
+        if (messageIndex === undefined) return base;
+        let p = `${base}/${messageIndex}`;
+        if (partIndex !== undefined) p += `/parts/${partIndex}`;
+        for (const t of path) p += '/' + escapePointerToken(t);
+        return p;
+      },
     };
-    return { messages: messagesOf(value) as Message[], context };
   },
-  write(messages, context) {
-    const envelope = (context as NativeContext | undefined)?.envelope;
-    if (envelope === null) return messages;
-    if (envelope === undefined) return { version: 1, messages };
-    // Keep the envelope's other fields and their order; only the messages change.
-    const out: JsonObject = {};
-    for (const key of Object.keys(envelope)) {
-      Object.defineProperty(out, key, {
-        value: key === 'messages' ? messages : envelope[key],
-        writable: true,
-        enumerable: true,
-        configurable: true,
-      });
+  write(conversation, context) {
+    const ctx = context as NativeContext | undefined;
+    if (ctx?.bare === true) return { value: conversation.messages, losses: [] };
+    // Read as v1: written back exactly as it was, envelope fields and all.
+    if (ctx !== undefined || Object.prototype.hasOwnProperty.call(conversation, 'version')) {
+      return { value: conversation, losses: [] };
     }
-    return out;
+    // A conversation from another format gets the envelope, version first.
+    const out: JsonObject = { version: 1 };
+    for (const key of Object.keys(conversation)) setOwn(out, key, conversation[key]!);
+    return { value: out, losses: [] };
   },
 };
+
+/** A copy of a conversation with other messages; every other field and the key order stay. */
+export function withMessages(conversation: Conversation, messages: Message[]): Conversation {
+  const out = {} as Conversation;
+  for (const key of Object.keys(conversation))
+    setOwn(out, key, key === 'messages' ? messages : conversation[key]!);
+  if (!Object.prototype.hasOwnProperty.call(out, 'messages')) out.messages = messages;
+  return out;
+}

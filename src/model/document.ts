@@ -205,14 +205,14 @@ export function serializeDocument(
 ): string {
   const bom = doc.bom ? '\uFEFF' : '';
   if (doc.kind === 'json') {
-    const value = values.get(0) ?? doc.units[0]!.value!;
+    const value = values.has(0) ? values.get(0)! : doc.units[0]!.value!;
     const body = stringifyJson(value, 2);
     return bom + (doc.eol === '\n' ? body : body.replace(/\n/g, '\r\n')) + doc.eol;
   }
   const out: string[] = [bom];
   for (const line of doc.lines) {
-    const v = line.unit === undefined ? undefined : values.get(line.unit);
-    out.push(v === undefined ? line.raw : stringifyJson(v, 0), line.eol);
+    const changed = line.unit !== undefined && values.has(line.unit);
+    out.push(changed ? stringifyJson(values.get(line.unit!)!, 0) : line.raw, line.eol);
   }
   return out.join('');
 }

@@ -55,8 +55,11 @@ export class JsonParseError extends Error {
 
 /** Options for {@link parseJson}. */
 export interface ParseJsonOptions {
-  /** Called for every key that repeats an earlier key of the same object (the last one wins). */
-  onDuplicateKey?: (key: string, offset: number) => void;
+  /**
+   * Called for every key that repeats an earlier key of the same object (the
+   * last one wins), with the key's offset and the pointer of the object.
+   */
+  onDuplicateKey?: (key: string, offset: number, objectPointer: string) => void;
 }
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
@@ -176,6 +179,16 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): JsonVal
   const stack: Frame[] = [];
   let i = 0;
 
+  // The pointer of the innermost open container (only built when a duplicate is found).
+  const pointerOfTop = (): string => {
+    let out = '';
+    for (let k = 0; k < stack.length - 1; k++) {
+      const f = stack[k]!;
+      const token = f.isArray ? String((f.container as JsonValue[]).length) : f.key;
+      out += '/' + token.replace(/~/g, '~0').replace(/\//g, '~1');
+    }
+    return out;
+  };
   const skip = (): void => {
     while (i < n && isSpace(text.charCodeAt(i))) i++;
   };
@@ -203,7 +216,7 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): JsonVal
     }
     i++;
     if (onDup !== undefined && Object.prototype.hasOwnProperty.call(frame.container, key)) {
-      onDup(key, keyStart);
+      onDup(key, keyStart, pointerOfTop());
     }
     frame.key = key;
   };

@@ -102,10 +102,8 @@ function decodeKey(token: string): string {
  * last occurrence is used, as on read.
  */
 export function locatePointers(text: string, pointers: readonly string[]): Map<string, number> {
-  const wanted = new Set<string>();
   const prefixes = new Set<string>();
   for (const p of pointers) {
-    wanted.add(p);
     let q = p;
     for (;;) {
       prefixes.add(q);
@@ -113,14 +111,15 @@ export function locatePointers(text: string, pointers: readonly string[]): Map<s
       q = q.slice(0, q.lastIndexOf('/'));
     }
   }
-  const found = new Map<string, number>();
+  // Every requested pointer and ancestor that exists, with its offset.
+  const reached = new Map<string, number>();
 
   // Visits the value at offset `start` whose pointer is `pointer`, descending only where asked.
   const visit = (start: number, pointer: string): void => {
     const todo: [number, string][] = [[start, pointer]];
     while (todo.length > 0) {
       const [at, ptr] = todo.pop()!;
-      if (wanted.has(ptr)) found.set(ptr, at);
+      reached.set(ptr, at);
       const c = text.charCodeAt(at);
       if (c !== 0x7b && c !== 0x5b) continue;
       let k = at + 1;
@@ -156,12 +155,12 @@ export function locatePointers(text: string, pointers: readonly string[]): Map<s
   let k = 0;
   while (k < text.length && isSpace(text.charCodeAt(k))) k++;
   visit(k, '');
-  // Unresolved pointers fall back to their deepest resolved ancestor.
+  // A pointer that names nothing falls back to its deepest existing ancestor.
+  const found = new Map<string, number>();
   for (const p of pointers) {
-    if (found.has(p)) continue;
     let q = p;
-    while (q !== '' && !found.has(q)) q = q.slice(0, q.lastIndexOf('/'));
-    found.set(p, found.get(q) ?? k);
+    while (q !== '' && !reached.has(q)) q = q.slice(0, q.lastIndexOf('/'));
+    found.set(p, reached.get(q) ?? k);
   }
   return found;
 }

@@ -1,0 +1,80 @@
+/**
+ * Options shared by several commands, and argument parsers.
+ */
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { FROM_NAMES } from '../formats/index.js';
+import type { Io } from './io.js';
+
+/** What every command's action needs: the I/O, and where to put its exit code. */
+export interface CommandContext {
+  io: Io;
+  setExit(code: number): void;
+}
+
+/** Parses a whole number of 0 or more. */
+export function nonNegativeInt(value: string): number {
+  if (!/^(0|[1-9][0-9]*)$/.test(value))
+    throw new InvalidArgumentError('expected a whole number (0 or more)');
+  return Number(value);
+}
+
+/** Collects a repeatable option's values. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** The first line of an error's message, never a stack. */
+export function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0]!;
+}
+
+/** Options every command that reads conversations takes. */
+export function addReadOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--from <format>', 'input format (default: auto)').choices(FROM_NAMES))
+    .option(
+      '--pointer <pointer>',
+      'JSON pointer to the conversation inside each document or JSONL line',
+    )
+    .option(
+      '--stdin-filename <name>',
+      'name standard input in reports (its extension picks JSON or JSONL)',
+    )
+    .option('--color', 'force colored output')
+    .option('--no-color', 'disable colored output');
+}
+
+/** Output and report options of normalize, sanitize and trim (SPEC §5.1). */
+export function addTransformOptions(cmd: Command): Command {
+  return addReadOptions(cmd)
+    .option('-o, --output-file <file>', 'write the result to FILE (one input only)')
+    .option(
+      '--out-dir <dir>',
+      'write each result under DIR, by its path relative to the working folder',
+    )
+    .option(
+      '--write',
+      'replace each input in place, atomically (unchanged inputs are not rewritten)',
+    )
+    .option('--check', 'write nothing; exit 1 if any input would change')
+    .addOption(
+      new Option('--report-format <format>', 'report on standard error as')
+        .choices(['human', 'json'])
+        .default('human'),
+    )
+    .option('--report-file <file>', 'also write the JSON report to FILE')
+    .option(
+      '--ignore <pattern>',
+      'skip files matching PATTERN when expanding globs (repeatable)',
+      collect,
+    )
+    .option('--no-error-on-unmatched-pattern', 'do not fail when a pattern matches no file');
+}
+
+/** The `--duplicates` option. */
+export function duplicatesOption(): Option {
+  return new Option('--duplicates <which>', 'which of several results for one call to keep')
+    .choices(['keep-first', 'keep-last'])
+    .default('keep-first');
+}

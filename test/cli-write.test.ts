@@ -1,0 +1,292 @@
+/**
+ * How the CLI writes files (SPEC §5.1, §5.2): atomically through a temp file
+ * of a recognizable name, clearing only its own stale temps, through
+ * symlinks, keeping the file mode, and not at all once interrupted.
+ */
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempNameFor } from '../src/cli/io.js';
+import { runCli, spawnCli } from './helpers/cli.js';
+
+const DANGLING = {
+  version: 1,
+  messages: [
+    { role: 'user', parts: [{ type: 'text', text: 'Weather in Lisbon?' }] },
+    {
+      role: 'assistant',
+      parts: [
+        { type: 'tool-call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Lisbon"}' },
+      ],
+    },
+  ],
+};
+const REPAIRED = {
+  version: 1,
+  messages: [
+    ...DANGLING.messages,
+    {
+      role: 'tool',
+      parts: [
+        {
+          type: 'tool-result',
+          callId: 'call_1',
+          name: 'get_weather',
+          content: [{ type: 'text', text: 'interrupted before execution; no result was produced' }],
+        },
+      ],
+    },
+  ],
+};
+/** The input as stored: one line, so any rewrite changes its bytes. */
+const DANGLING_TEXT = JSON.stringify(DANGLING) + '\n';
+/** What normalize writes for it: 2-space indent and a final newline. */
+const REPAIRED_TEXT = JSON.stringify(REPAIRED, null, 2) + '\n';
+
+/** A pid no process has: far above Linux's largest pid_max (2^22) and any other system's. */
+const DEAD_PID = 2 ** 30 + 7;
+const DEAD36 = DEAD_PID.toString(36);
+const LIVE36 = process.pid.toString(36);
+
+/** A histlint temp name, as SPEC §5.1 describes it and io.ts makes it. */
+function tempPattern(name: string, pid36 = '[0-9a-z]+'): RegExp {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^\\.${escaped}\\.histlint-${pid36}-[0-9a-f]{12}\\.tmp$`);
+}
+
+let work: string;
+let counter = 0;
+beforeAll(() => {
+  work = realpathSync(mkdtempSync(path.join(tmpdir(), 'histlint-cli-write-')));
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** A fresh folder holding the given files. */
+function folder(files: Record<string, string> = {}): string {
+  const dir = path.join(work, `case-${++counter}`);
+  mkdirSync(dir, { recursive: true });
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+function read(dir: string, rel: string): string {
+  return readFileSync(path.join(dir, rel), 'utf8');
+}
+
+function tempsIn(dir: string): string[] {
+  return readdirSync(dir).filter((n) => /\.histlint-.*\.tmp$/.test(n));
+}
+
+describe('temp files', () => {
+  it('are named .<name>.histlint-<pid in base 36>-<12 hex>.tmp beside the target', () => {
+    const target = path.join(work, 'sub', 'history.json');
+    const temp = tempNameFor(target);
+    expect(path.dirname(temp)).toBe(path.dirname(target));
+    expect(path.basename(temp)).toMatch(tempPattern('history.json', LIVE36));
+    expect(tempNameFor(target)).not.toBe(temp);
+  });
+
+  it('are what --write writes through, and none is left behind', async () => {
+    const dir = folder({ 'history.json': DANGLING_TEXT });
+    const seen = new Set<string>();
+    const watcher = watch(dir, (_event, name) => {
+      if (name !== null) seen.add(name.toString());
+    });
+    try {
+      const result = await runCli(['normalize', '--write', 'history.json'], { cwd: dir });
+      expect(result.code, result.stderr).toBe(0);
+      // Watch events arrive asynchronously; give the last ones a moment.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      watcher.close();
+    }
+    expect(read(dir, 'history.json')).toBe(REPAIRED_TEXT);
+    const temps = [...seen].filter((n) => n !== 'history.json');
+    expect(temps.length, `names seen: ${[...seen]}`).toBeGreaterThan(0);
+    for (const name of temps) expect(name).toMatch(tempPattern('history.json', LIVE36));
+    expect(tempsIn(dir)).toEqual([]);
+  });
+
+  it('of a dead process are cleared by the next --write in that folder; nothing else is', async () => {
+    expect(() => process.kill(DEAD_PID, 0)).toThrow();
+    const stale = [
+      `.history.json.histlint-${DEAD36}-0123456789ab.tmp`,
+      `.other.json.histlint-${DEAD36}-abcdef012345.tmp`,
+    ];
+    const kept = [
+      // A run still alive: this very process.
+      `.history.json.histlint-${LIVE36}-0123456789ab.tmp`,
+      // A user's files that only look similar.
+      '.history.json.histlint-backup.tmp',
+      `history.json.histlint-${DEAD36}-0123456789ab.tmp`,
+      `.history.json.histlint-${DEAD36}-0123456789AB.tmp`,
+      `.history.json.histlint-${DEAD36}-0123456789a.tmp`,
+      `.history.json.histlint-${DEAD36}-0123456789ab.tmp.bak`,
+      `.history.json.histlint-${DEAD36}-0123456789ab.tmp~`,
+      `.history.json.histlint_${DEAD36}-0123456789ab.tmp`,
+    ];
+    const files: Record<string, string> = { 'history.json': DANGLING_TEXT };
+    for (const name of [...stale, ...kept]) files[name] = `left by someone: ${name}\n`;
+    const dir = folder(files);
+    // A folder of the pattern is not a temp file either.
+    const dirLike = `.notes.json.histlint-${DEAD36}-0123456789ab.tmp`;
+    mkdirSync(path.join(dir, dirLike));
+
+    const result = await runCli(['normalize', '--write', 'history.json'], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(read(dir, 'history.json')).toBe(REPAIRED_TEXT);
+    for (const name of stale) expect(existsSync(path.join(dir, name)), name).toBe(false);
+    for (const name of kept) {
+      expect(existsSync(path.join(dir, name)), name).toBe(true);
+      expect(read(dir, name)).toBe(`left by someone: ${name}\n`);
+    }
+    expect(statSync(path.join(dir, dirLike)).isDirectory()).toBe(true);
+  });
+
+  it('of a live process (the test, seen from a spawned run) are kept', async () => {
+    const live = `.history.json.histlint-${LIVE36}-0123456789ab.tmp`;
+    const dead = `.history.json.histlint-${DEAD36}-0123456789ab.tmp`;
+    const dir = folder({ 'history.json': DANGLING_TEXT, [live]: 'live\n', [dead]: 'dead\n' });
+    const result = await spawnCli(['normalize', '--write', 'history.json'], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(read(dir, 'history.json')).toBe(REPAIRED_TEXT);
+    expect(read(dir, live)).toBe('live\n');
+    expect(existsSync(path.join(dir, dead))).toBe(false);
+  });
+});
+
+describe('--write', () => {
+  it('writes through a symlink to its target and keeps the link', async () => {
+    const dir = folder({ 'store/history.json': DANGLING_TEXT });
+    symlinkSync(path.join('store', 'history.json'), path.join(dir, 'link.json'));
+    const result = await runCli(['normalize', '--write', 'link.json'], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(lstatSync(path.join(dir, 'link.json')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(path.join(dir, 'link.json'))).toBe(path.join('store', 'history.json'));
+    expect(read(dir, 'store/history.json')).toBe(REPAIRED_TEXT);
+    expect(tempsIn(dir)).toEqual([]);
+    expect(tempsIn(path.join(dir, 'store'))).toEqual([]);
+  });
+
+  it('through a symlink keeps the target mode', async () => {
+    const dir = folder({ 'store/history.json': DANGLING_TEXT });
+    chmodSync(path.join(dir, 'store/history.json'), 0o640);
+    symlinkSync(path.join('store', 'history.json'), path.join(dir, 'link.json'));
+    const result = await runCli(['normalize', '--write', 'link.json'], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(statSync(path.join(dir, 'store/history.json')).mode & 0o7777).toBe(0o640);
+  });
+
+  for (const mode of [0o600, 0o640, 0o755]) {
+    it(`keeps the file mode ${mode.toString(8)}`, async () => {
+      const dir = folder({ 'history.json': DANGLING_TEXT });
+      chmodSync(path.join(dir, 'history.json'), mode);
+      const result = await runCli(['normalize', '--write', 'history.json'], { cwd: dir });
+      expect(result.code, result.stderr).toBe(0);
+      expect(read(dir, 'history.json')).toBe(REPAIRED_TEXT);
+      expect(statSync(path.join(dir, 'history.json')).mode & 0o7777).toBe(mode);
+    });
+  }
+
+  it('keeps the file mode in a spawned run too', async () => {
+    const dir = folder({ 'history.json': DANGLING_TEXT });
+    chmodSync(path.join(dir, 'history.json'), 0o600);
+    const result = await spawnCli(['normalize', '--write', 'history.json'], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(read(dir, 'history.json')).toBe(REPAIRED_TEXT);
+    expect(statSync(path.join(dir, 'history.json')).mode & 0o7777).toBe(0o600);
+  });
+});
+
+describe('an interrupt', () => {
+  const OLD = new Date('2001-02-03T04:05:06Z');
+
+  function aborted(): AbortSignal {
+    const controller = new AbortController();
+    controller.abort();
+    return controller.signal;
+  }
+
+  /** Two inputs that both need a change, with an old mtime so a rewrite would show. */
+  function inputs(): string {
+    const dir = folder({ 'a.json': DANGLING_TEXT, 'sub/b.json': DANGLING_TEXT });
+    for (const rel of ['a.json', 'sub/b.json']) utimesSync(path.join(dir, rel), OLD, OLD);
+    return dir;
+  }
+
+  function expectUntouched(dir: string): void {
+    for (const rel of ['a.json', 'sub/b.json']) {
+      expect(read(dir, rel), rel).toBe(DANGLING_TEXT);
+      expect(statSync(path.join(dir, rel)).mtimeMs, rel).toBe(OLD.getTime());
+    }
+    expect(tempsIn(dir)).toEqual([]);
+    expect(tempsIn(path.join(dir, 'sub'))).toEqual([]);
+  }
+
+  it('before the first file exits 130 with nothing written (--write)', async () => {
+    const dir = inputs();
+    const result = await runCli(['normalize', '--write', 'a.json', 'sub/b.json'], {
+      cwd: dir,
+      signal: aborted(),
+    });
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stdout).toBe('');
+    expectUntouched(dir);
+  });
+
+  it('exits 130 with nothing written (--out-dir)', async () => {
+    const dir = inputs();
+    const result = await runCli(['normalize', '--out-dir', 'out', 'a.json', 'sub/b.json'], {
+      cwd: dir,
+      signal: aborted(),
+    });
+    expect(result.code, result.stderr).toBe(130);
+    expect(existsSync(path.join(dir, 'out', 'a.json'))).toBe(false);
+    expect(existsSync(path.join(dir, 'out', 'sub', 'b.json'))).toBe(false);
+    expectUntouched(dir);
+  });
+
+  it('exits 130 with nothing written (-o) and nothing on standard output', async () => {
+    const dir = inputs();
+    const result = await runCli(['normalize', 'a.json', '-o', 'out.json'], {
+      cwd: dir,
+      signal: aborted(),
+    });
+    expect(result.code, result.stderr).toBe(130);
+    expect(existsSync(path.join(dir, 'out.json'))).toBe(false);
+    const toStdout = await runCli(['normalize', 'a.json'], { cwd: dir, signal: aborted() });
+    expect(toStdout.code).toBe(130);
+    expect(toStdout.stdout).toBe('');
+    expectUntouched(dir);
+  });
+
+  it('exits 130 under --check too', async () => {
+    const dir = inputs();
+    const result = await runCli(['normalize', '--check', 'a.json', 'sub/b.json'], {
+      cwd: dir,
+      signal: aborted(),
+    });
+    expect(result.code, result.stderr).toBe(130);
+    expectUntouched(dir);
+  });
+});
