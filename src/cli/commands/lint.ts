@@ -1,0 +1,46 @@
+/**
+ * `histlint lint`: validate and lint stored conversations (SPEC §3, §5.2).
+ */
+import { Option, type Command } from 'commander';
+import type { LintFlags } from '../lint-run.js';
+import { addReadOptions, collect, nonNegativeInt, type CommandContext } from '../options.js';
+
+/** The output formats (kept here so `--help` needs no reporter code). */
+const FORMATS = ['stylish', 'json', 'sarif', 'github', 'junit'];
+const TARGETS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'bedrock'];
+
+/** Adds the command. */
+export function registerLint(program: Command, ctx: CommandContext): void {
+  addReadOptions(
+    program
+      .command('lint')
+      .description(
+        'validate and lint conversations (files, folders, globs; "-" for standard input)',
+      )
+      .argument('[patterns...]', 'files, folders or globs (default: the config\'s "files")'),
+  )
+    .addOption(
+      new Option('-f, --format <name>', 'output format (default: stylish)').choices(FORMATS),
+    )
+    .option('-o, --output-file <file>', 'write the report to FILE instead of standard output')
+    .option(
+      '-c, --config <file>',
+      'use this config file instead of looking for histlint.config.json',
+    )
+    .option('--rule <id=severity>', 'set a rule to off, warn or error (repeatable)', collect)
+    .option('--max-warnings <n>', 'exit 1 when there are more than N warnings', nonNegativeInt)
+    .option('--quiet', 'report errors only')
+    .option('--fix', 'apply the fixes of the enabled fixable rules, in place, then lint again')
+    .option('--leave-pending', 'do not report the unanswered calls of a trailing assistant message')
+    .option('--ignore <pattern>', 'skip files matching PATTERN (repeatable)', collect)
+    .option('--no-error-on-unmatched-pattern', 'do not fail when a pattern matches no file')
+    .addOption(
+      new Option('--target <provider>', "also check the provider's acceptance rules").choices(
+        TARGETS,
+      ),
+    )
+    .action(async (patterns: string[], opts: LintFlags) => {
+      const { runLint } = await import('../lint-run.js');
+      ctx.setExit(await runLint(patterns, opts, ctx.io));
+    });
+}

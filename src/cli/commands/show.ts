@@ -1,0 +1,23 @@
+/**
+ * `histlint show FILE`: a readable timeline of one conversation.
+ */
+import type { Command } from 'commander';
+import type { ShowFlags } from '../show-run.js';
+import { addReadOptions, nonNegativeInt, type CommandContext } from '../options.js';
+
+/** Adds the command. */
+export function registerShow(program: Command, ctx: CommandContext): void {
+  addReadOptions(
+    program
+      .command('show')
+      .description('a readable timeline of one conversation with pairing and findings')
+      .argument('[file]', 'the file; "-" for standard input'),
+  )
+    .option('-c, --config <file>', 'use this config file for the findings')
+    .option('--line <n>', 'for JSONL: only the conversation on line N', nonNegativeInt)
+    .option('--width <n>', 'characters of text shown per part (default 60)', nonNegativeInt)
+    .action(async (file: string | undefined, opts: ShowFlags) => {
+      const { runShow } = await import('../show-run.js');
+      ctx.setExit(await runShow(file, opts, ctx.io));
+    });
+}

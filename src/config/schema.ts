@@ -1,0 +1,60 @@
+/**
+ * The config file, `histlint.config.json`, as a strict zod schema (SPEC
+ * §5.2). `schemas/config.v1.schema.json` is generated from it; a test
+ * fails when the two drift.
+ */
+import { z } from 'zod';
+import { FROM_NAMES } from '../formats/index.js';
+import { RULES } from '../rules/index.js';
+
+/** The provider targets `--target` and the config's `target` accept. */
+export const TARGETS = [
+  'openai-chat',
+  'openai-responses',
+  'anthropic',
+  'gemini',
+  'bedrock',
+] as const;
+
+/** The lint output formats. */
+export const FORMAT_NAMES = ['stylish', 'json', 'sarif', 'github', 'junit'] as const;
+
+/** A configured severity. */
+export const SeveritySchema = z.enum(['off', 'warn', 'error']);
+
+const ruleIds = RULES.map((r) => r.meta.id) as [string, ...string[]];
+
+/** Severities by rule id. */
+export const RuleSettingsSchema = z.partialRecord(z.enum(ruleIds), SeveritySchema);
+
+/** The config file's schema. */
+export const ConfigSchema = z.strictObject({
+  $schema: z.string().optional(),
+  files: z.array(z.string()).optional(),
+  ignore: z.array(z.string()).optional(),
+  rules: RuleSettingsSchema.optional(),
+  overrides: z
+    .array(z.strictObject({ files: z.array(z.string()).min(1), rules: RuleSettingsSchema }))
+    .optional(),
+  target: z.enum(TARGETS).optional(),
+  from: z.enum(FROM_NAMES as [string, ...string[]]).optional(),
+  pointer: z.string().optional(),
+  format: z.enum(FORMAT_NAMES).optional(),
+});
+
+/** A validated config. */
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** The JSON Schema of the config file, generated from {@link ConfigSchema}. */
+export function configJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(ConfigSchema, { target: 'draft-2020-12' }) as Record<
+    string,
+    unknown
+  >;
+  return {
+    $schema: schema.$schema,
+    $id: 'https://histlint.dev/schemas/config/v1/config.v1.schema.json',
+    title: 'histlint.config.json',
+    ...schema,
+  };
+}

@@ -1,0 +1,301 @@
+/**
+ * The lint engine: text in, findings out. The hot path is a strict UTF-8
+ * decode, `JSON.parse`, the precompiled validator and the pairing pass;
+ * positions are recovered only for conversations that have findings.
+ */
+import { analyzePairing, type Pairing } from '../core/pairing.js';
+import { detectFormat } from '../formats/detect.js';
+import type { ConversationFormat } from '../formats/format.js';
+import { decodeUtf8, kindFromName } from '../model/document.js';
+import { SourceError } from '../model/errors.js';
+import { JsonParseError, parseJson, type JsonValue } from '../model/json.js';
+import { escapePointerToken, toPointer, valueAt } from '../model/pointer.js';
+import { LineIndex, locatePointers } from '../model/positions.js';
+import { ruleById, RULES } from '../rules/index.js';
+import { renderMessage, type LintSubject, type Report, type Rule } from '../rules/rule.js';
+
+/** A finding's severity (rules that are off report nothing). */
+export type FindingSeverity = 'error' | 'warn';
+
+/** One lint finding (SPEC §5.3). */
+export interface Finding {
+  ruleId: string;
+  severity: FindingSeverity;
+  message: string;
+  messageIndex?: number;
+  partIndex?: number;
+  pointer: string;
+  /** 1-based line in the file (for JSONL: the JSONL line). */
+  line: number;
+  /** 1-based column in UTF-16 code units (for JSONL: within the line). */
+  column: number;
+}
+
+/** The findings of one file. */
+export interface FileResult {
+  file: string;
+  findings: Finding[];
+  errorCount: number;
+  warningCount: number;
+}
+
+/** The rules that run, with their severity. */
+export type EnabledRules = ReadonlyMap<string, FindingSeverity>;
+
+/** Options of one lint pass. */
+export interface LintOptions {
+  rules: EnabledRules;
+  /** `--from`: a format name, or `auto`. */
+  from?: string;
+  /** Pointer tokens of the conversation inside each document (`--pointer`). */
+  pointer?: readonly string[];
+  /** JSON or JSONL; guessed from the name when absent. */
+  kind?: 'json' | 'jsonl';
+  leavePending?: boolean;
+}
+
+interface RawFinding {
+  ruleId: string;
+  severity: FindingSeverity;
+  message: string;
+  messageIndex?: number;
+  partIndex?: number;
+  pointer: string;
+  /** Set when the engine knows the position already (parse errors, duplicate keys). */
+  offset?: number;
+}
+
+const ENGINE_RULES = new Set(['parse-error', 'not-a-conversation', 'duplicate-key']);
+const CHECK_RULES: readonly Rule[] = RULES.filter((r) => !ENGINE_RULES.has(r.meta.id));
+
+function messageFor(
+  ruleId: string,
+  messageId: string,
+  data?: Record<string, string | number>,
+): string {
+  return renderMessage(ruleById(ruleId)!.meta, messageId, data);
+}
+
+/** Builds the subject rules check, for a conversation read by `format`. */
+function buildSubject(
+  target: JsonValue,
+  format: ConversationFormat,
+  rootPointer: string,
+  leavePending: boolean,
+): LintSubject {
+  const read = format.read(target);
+  const messages = read.conversation.messages;
+  let pairing: Pairing | undefined;
+  return {
+    messages,
+    root: target,
+    format: format.name,
+    shape: format.name !== 'histlint' ? 'foreign' : Array.isArray(target) ? 'bare' : 'envelope',
+    rootPointer,
+    pointerOf(messageIndex, partIndex, path) {
+      return rootPointer + read.locate(messageIndex, partIndex, path);
+    },
+    pairing() {
+      pairing ??= analyzePairing(messages);
+      return pairing;
+    },
+    leavePending,
+  };
+}
+
+/** Runs the rules over one parsed document (a file or a JSONL line). */
+function lintValue(text: string, value: JsonValue, options: LintOptions): RawFinding[] {
+  const out: RawFinding[] = [];
+  const rules = options.rules;
+  const dupSeverity = rules.get('duplicate-key');
+  if (dupSeverity !== undefined) {
+    // Only a text scan sees repeated keys; JSON.parse keeps the last silently.
+    parseJson(text, {
+      onDuplicateKey(key, offset, objectPointer) {
+        out.push({
+          ruleId: 'duplicate-key',
+          severity: dupSeverity,
+          message: messageFor('duplicate-key', 'repeated', { key }),
+          pointer: `${objectPointer}/${escapePointerToken(key)}`,
+          offset,
+        });
+      },
+    });
+  }
+  const tokens = options.pointer ?? [];
+  const rootPointer = toPointer(tokens);
+  const target = valueAt(value, tokens);
+  const notConversation = (detail: string): void => {
+    const severity = rules.get('not-a-conversation');
+    if (severity !== undefined) {
+      out.push({
+        ruleId: 'not-a-conversation',
+        severity,
+        message: messageFor('not-a-conversation', 'unknown', { detail }),
+        pointer: '',
+      });
+    }
+  };
+  if (target === undefined) {
+    notConversation(`nothing at pointer "${rootPointer}"`);
+    return out;
+  }
+  let subject: LintSubject;
+  try {
+    subject = buildSubject(
+      target,
+      detectFormat(target, options.from),
+      rootPointer,
+      options.leavePending === true,
+    );
+  } catch (e) {
+    if (!(e instanceof SourceError)) throw e;
+    notConversation(e.message);
+    return out;
+  }
+  for (const rule of CHECK_RULES) {
+    const severity = rules.get(rule.meta.id);
+    if (severity === undefined) continue;
+    rule.check(subject, {
+      report(r: Report) {
+        const f: RawFinding = {
+          ruleId: rule.meta.id,
+          severity,
+          message: renderMessage(rule.meta, r.messageId, r.data),
+          pointer: r.pointer ?? subject.pointerOf(r.messageIndex, r.partIndex, r.path),
+        };
+        if (r.messageIndex !== undefined) f.messageIndex = r.messageIndex;
+        if (r.partIndex !== undefined) f.partIndex = r.partIndex;
+        out.push(f);
+      },
+    });
+  }
+  return out;
+}
+
+/** Lints one JSON text (a whole file, or one JSONL line numbered `lineNumber`). */
+export function lintText(text: string, options: LintOptions, lineNumber?: number): Finding[] {
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch (e) {
+    const f = parseErrorFinding(text, e as SyntaxError, options);
+    return place(text, f === null ? [] : [f], lineNumber);
+  }
+  return place(text, lintValue(text, value, options), lineNumber);
+}
+
+/** A `parse-error` with the exact position, found by the lossless parser (only on this slow path). */
+function parseErrorFinding(
+  text: string,
+  error: SyntaxError,
+  options: LintOptions,
+): RawFinding | null {
+  const severity = options.rules.get('parse-error');
+  if (severity === undefined) return null;
+  let detail = error.message;
+  let offset = 0;
+  try {
+    parseJson(text);
+  } catch (e) {
+    if (e instanceof JsonParseError) {
+      detail = e.message;
+      offset = e.offset;
+    }
+  }
+  return {
+    ruleId: 'parse-error',
+    severity,
+    message: messageFor('parse-error', 'invalid', { detail }),
+    pointer: '',
+    offset,
+  };
+}
+
+/** Turns raw findings into positioned, sorted findings. */
+function place(text: string, raw: RawFinding[], lineNumber?: number): Finding[] {
+  if (raw.length === 0) return [];
+  const needed = raw.filter((f) => f.offset === undefined).map((f) => f.pointer);
+  const offsets = needed.length > 0 ? locatePointers(text, needed) : new Map<string, number>();
+  const lines = new LineIndex(text);
+  const findings = raw.map((f) => {
+    const pos = lines.position(f.offset ?? offsets.get(f.pointer) ?? 0);
+    const out: Finding = { ruleId: f.ruleId, severity: f.severity, message: f.message } as Finding;
+    if (f.messageIndex !== undefined) out.messageIndex = f.messageIndex;
+    if (f.partIndex !== undefined) out.partIndex = f.partIndex;
+    out.pointer = f.pointer;
+    out.line = lineNumber ?? pos.line;
+    out.column = pos.column;
+    return out;
+  });
+  return sortFindings(findings);
+}
+
+/** Sorts findings by line, column, then rule id (SPEC §5.3). */
+export function sortFindings(findings: Finding[]): Finding[] {
+  return findings.sort(
+    (a, b) =>
+      a.line - b.line ||
+      a.column - b.column ||
+      (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0),
+  );
+}
+
+/** Counts errors and warnings. */
+export function countFindings(findings: readonly Finding[]): {
+  errorCount: number;
+  warningCount: number;
+} {
+  let errorCount = 0;
+  let warningCount = 0;
+  for (const f of findings) {
+    if (f.severity === 'error') errorCount++;
+    else warningCount++;
+  }
+  return { errorCount, warningCount };
+}
+
+/** Lints a file's bytes: strict UTF-8, then JSON or JSONL (each line its own conversation). */
+export function lintBytes(file: string, bytes: Uint8Array, options: LintOptions): FileResult {
+  let findings: Finding[];
+  try {
+    const { text } = decodeUtf8(bytes);
+    const kind = options.kind ?? kindFromName(file) ?? 'json';
+    findings = kind === 'jsonl' ? lintJsonl(text, options) : lintText(text, options);
+  } catch (e) {
+    if (!(e instanceof SourceError)) throw e;
+    const severity = options.rules.get('parse-error');
+    findings =
+      severity === undefined
+        ? []
+        : [
+            {
+              ruleId: 'parse-error',
+              severity,
+              message: messageFor('parse-error', 'invalid', { detail: e.message }),
+              pointer: '',
+              line: e.line ?? 1,
+              column: e.column ?? 1,
+            },
+          ];
+  }
+  return { file, findings, ...countFindings(findings) };
+}
+
+function lintJsonl(text: string, options: LintOptions): Finding[] {
+  const out: Finding[] = [];
+  let start = 0;
+  let number = 1;
+  while (start < text.length) {
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl;
+    let line = text.slice(start, end);
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    if (!/^[ \t\r]*$/.test(line)) {
+      for (const f of lintText(line, options, number)) out.push(f);
+    }
+    number++;
+    start = end + 1;
+  }
+  return out;
+}

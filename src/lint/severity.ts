@@ -1,0 +1,76 @@
+/**
+ * Which rules run on a file, and how severe: defaults, then the config's
+ * `rules`, then each matching `overrides` entry, then `--rule` flags.
+ * Provider rules run only under their `--target`.
+ */
+import path from 'node:path';
+import picomatch from 'picomatch';
+import type { Config } from '../config/schema.js';
+import { RULES } from '../rules/index.js';
+import type { Severity } from '../rules/rule.js';
+import type { EnabledRules, FindingSeverity } from './engine.js';
+
+/** Resolves severities per file, caching by the set of overrides that match. */
+export class SeverityResolver {
+  private readonly base: Map<string, Severity>;
+  private readonly overrides: {
+    match: (p: string) => boolean;
+    rules: Record<string, Severity | undefined>;
+  }[];
+  private readonly cli: ReadonlyMap<string, Severity>;
+  private readonly cache = new Map<string, EnabledRules>();
+
+  constructor(
+    config: Config,
+    private readonly configDir: string,
+    cliRules: ReadonlyMap<string, Severity> = new Map(),
+    target?: string,
+  ) {
+    this.base = new Map();
+    for (const rule of RULES) {
+      const target0 = rule.meta.target;
+      this.base.set(
+        rule.meta.id,
+        target0 === undefined
+          ? rule.meta.defaultSeverity
+          : target0 === target
+            ? rule.meta.defaultSeverity
+            : 'off',
+      );
+    }
+    for (const [id, sev] of Object.entries(config.rules ?? {}))
+      if (sev !== undefined) this.base.set(id, sev);
+    this.overrides = (config.overrides ?? []).map((o) => ({
+      match: picomatch(o.files, { dot: true }),
+      rules: o.rules as Record<string, Severity | undefined>,
+    }));
+    this.cli = cliRules;
+  }
+
+  /** The enabled rules for a file (absolute path; undefined for standard input). */
+  forFile(absolute: string | undefined): EnabledRules {
+    const rel =
+      absolute === undefined
+        ? undefined
+        : path.relative(this.configDir, absolute).split(path.sep).join('/');
+    const matched =
+      rel === undefined
+        ? []
+        : this.overrides.map((o, k) => (o.match(rel) ? k : -1)).filter((k) => k !== -1);
+    const key = matched.join(',');
+    let enabled = this.cache.get(key);
+    if (enabled === undefined) {
+      const sev = new Map(this.base);
+      for (const k of matched) {
+        for (const [id, s] of Object.entries(this.overrides[k]!.rules))
+          if (s !== undefined) sev.set(id, s);
+      }
+      for (const [id, s] of this.cli) sev.set(id, s);
+      const out = new Map<string, FindingSeverity>();
+      for (const [id, s] of sev) if (s !== 'off') out.set(id, s);
+      enabled = out;
+      this.cache.set(key, enabled);
+    }
+    return enabled;
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The `junit` reporter: one test case per file, one failure per error, so
+ * CI systems that read JUnit XML show broken histories as failed tests.
+ */
+import type { Reporter } from './types.js';
+
+/** Escapes text for XML, dropping characters XML 1.0 cannot hold. */
+function xml(s: string): string {
+  return s
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+/** Renders results as JUnit XML. */
+export const junitReporter: Reporter = (results) => {
+  const tests = results.files.length;
+  const failures = results.files.reduce((n, f) => n + f.errorCount, 0);
+  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  out.push(`<testsuites name="histlint" tests="${tests}" failures="${failures}" errors="0">`);
+  out.push(
+    `  <testsuite name="histlint" tests="${tests}" failures="${failures}" errors="0" skipped="0">`,
+  );
+  for (const file of results.files) {
+    const errors = file.findings.filter((f) => f.severity === 'error');
+    const warnings = file.findings.filter((f) => f.severity === 'warn');
+    const open = `    <testcase classname="histlint" name="${xml(file.file)}"`;
+    if (errors.length === 0 && warnings.length === 0) {
+      out.push(`${open}/>`);
+      continue;
+    }
+    out.push(`${open}>`);
+    for (const f of errors) {
+      const where = `${file.file}:${f.line}:${f.column}`;
+      out.push(
+        `      <failure type="${xml(f.ruleId)}" message="${xml(f.message)}">${xml(`${where} ${f.message} (${f.ruleId})`)}</failure>`,
+      );
+    }
+    if (warnings.length > 0) {
+      const text = warnings
+        .map((f) => `${file.file}:${f.line}:${f.column} warning ${f.message} (${f.ruleId})`)
+        .join('\n');
+      out.push(`      <system-out>${xml(text)}</system-out>`);
+    }
+    out.push('    </testcase>');
+  }
+  out.push('  </testsuite>', '</testsuites>');
+  return out.join('\n') + '\n';
+};

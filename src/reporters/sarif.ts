@@ -1,0 +1,55 @@
+/**
+ * The `sarif` reporter: SARIF 2.1.0, for GitHub code scanning and other
+ * static-analysis dashboards. Every rule is listed with its help URI.
+ */
+import type { Reporter } from './types.js';
+
+const LEVEL = { error: 'error', warn: 'warning', off: 'none' } as const;
+
+/** Renders results as a SARIF 2.1.0 log. */
+export const sarifReporter: Reporter = (results, ctx) => {
+  const index = new Map(ctx.rules.map((r, i) => [r.id, i]));
+  const log = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'histlint',
+            version: ctx.version,
+            informationUri: 'https://github.com/histlint/histlint',
+            rules: ctx.rules.map((r) => ({
+              id: r.id,
+              shortDescription: { text: r.description },
+              helpUri: ctx.docsUrl(r.id),
+              defaultConfiguration: { level: LEVEL[r.defaultSeverity] },
+            })),
+          },
+        },
+        artifacts: results.files.map((f) => ({ location: { uri: encodeURI(f.file) } })),
+        results: results.files.flatMap((file, fileIndex) =>
+          file.findings.map((f) => ({
+            ruleId: f.ruleId,
+            ruleIndex: index.get(f.ruleId) ?? 0,
+            level: LEVEL[f.severity],
+            message: { text: f.message },
+            locations: [
+              {
+                physicalLocation: {
+                  artifactLocation: { uri: encodeURI(file.file), index: fileIndex },
+                  region: { startLine: f.line, startColumn: f.column },
+                },
+                logicalLocations: [
+                  { fullyQualifiedName: f.pointer === '' ? '/' : f.pointer, kind: 'element' },
+                ],
+              },
+            ],
+          })),
+        ),
+        columnKind: 'utf16CodeUnits',
+      },
+    ],
+  };
+  return JSON.stringify(log, null, 2) + '\n';
+};

@@ -1,0 +1,31 @@
+/**
+ * missing-call-id: a call without `id` or a result without `callId`. Such
+ * parts cannot be paired, so no repair can check or fix them.
+ */
+import { defineRule } from './rule.js';
+
+/** The `missing-call-id` rule. */
+export default defineRule({
+  meta: {
+    id: 'missing-call-id',
+    description: 'A tool call without an id or a tool result without a callId.',
+    defaultSeverity: 'warn',
+    fixable: false,
+    messages: {
+      call: 'tool call{name} has no "id", so its result cannot be paired',
+      result: 'tool result{name} has no "callId", so it cannot be paired with its call',
+    },
+  },
+  check(subject, ctx) {
+    subject.messages.forEach((m, i) => {
+      m.parts.forEach((part, j) => {
+        const name = typeof part.name === 'string' ? ` "${part.name}"` : '';
+        if (part.type === 'tool-call' && typeof part.id !== 'string') {
+          ctx.report({ messageId: 'call', data: { name }, messageIndex: i, partIndex: j });
+        } else if (part.type === 'tool-result' && typeof part.callId !== 'string') {
+          ctx.report({ messageId: 'result', data: { name }, messageIndex: i, partIndex: j });
+        }
+      });
+    });
+  },
+});

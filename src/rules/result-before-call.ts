@@ -1,0 +1,29 @@
+/**
+ * result-before-call: a result placed before its call. No provider accepts
+ * it; normalize drops it, which leaves the call to be synthesized.
+ */
+import { defineRule } from './rule.js';
+
+/** The `result-before-call` rule. */
+export default defineRule({
+  meta: {
+    id: 'result-before-call',
+    description: 'A tool result placed before its call.',
+    defaultSeverity: 'error',
+    fixable: 'normalize',
+    messages: { early: 'tool result for call "{id}" comes before the call (message {callIndex})' },
+  },
+  check(subject, ctx) {
+    const pairing = subject.pairing();
+    for (const r of pairing.results) {
+      if (r.status !== 'before-call') continue;
+      const call = pairing.firstCallById.get(r.callId!)!;
+      ctx.report({
+        messageId: 'early',
+        data: { id: r.callId!, callIndex: call.position },
+        messageIndex: r.position,
+        partIndex: r.partIndex,
+      });
+    }
+  },
+});

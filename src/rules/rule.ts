@@ -1,0 +1,90 @@
+/**
+ * What a lint rule is: metadata plus a pure check over one conversation.
+ * Rules report structured problems (a message id, data, where); text is
+ * rendered from the rule's messages, and positions are found later, only
+ * for files that have findings.
+ */
+import type { Pairing } from '../core/pairing.js';
+import type { JsonValue } from '../model/json.js';
+import type { Message } from '../model/types.js';
+
+/** A rule's severity as configured. */
+export type Severity = 'off' | 'warn' | 'error';
+
+/** Which fix repairs a rule's findings (`lint --fix`), or false. */
+export type Fixable = 'normalize' | 'unsafe-url' | 'system-message' | false;
+
+/** A rule's metadata. */
+export interface RuleMeta {
+  /** kebab-case id; provider rules are `<target>/<id>`. */
+  id: string;
+  /** One sentence for `histlint rules` and the docs. */
+  description: string;
+  defaultSeverity: Severity;
+  /** The fix `lint --fix` applies, or false. */
+  fixable: Fixable;
+  /** Message templates by id; `{name}` is replaced from the report's data. */
+  messages: Record<string, string>;
+  /** For provider rules: the `--target` that switches the rule on. */
+  target?: string;
+}
+
+/** The conversation a rule checks, with its place in the file. */
+export interface LintSubject {
+  /** The messages, as read (a foreign format is converted to v1 first). */
+  messages: readonly Message[];
+  /** The conversation value as stored (the envelope, the bare array, or a foreign document). */
+  root: JsonValue;
+  /** The format it was read from (`histlint` for v1). */
+  format: string;
+  /** For v1: envelope or bare array. */
+  shape: 'envelope' | 'bare' | 'foreign';
+  /** The pointer of `root` in the whole document (`--pointer`, or the empty pointer). */
+  rootPointer: string;
+  /** The pointer, in the whole document, of a message, a part, or a path below them. */
+  pointerOf(messageIndex?: number, partIndex?: number, path?: readonly (string | number)[]): string;
+  /** The pairing index of `messages` (computed once, shared by the pairing rules). */
+  pairing(): Pairing;
+  /** `--leave-pending`: the unanswered calls of a trailing assistant message are not findings. */
+  leavePending: boolean;
+}
+
+/** One problem a rule reports. */
+export interface Report {
+  messageId: string;
+  data?: Record<string, string | number>;
+  messageIndex?: number;
+  partIndex?: number;
+  /** A path below the part (or the message when no part is named), e.g. `['content', 0]`. */
+  path?: readonly (string | number)[];
+  /** An absolute pointer in the document, overriding the three fields above. */
+  pointer?: string;
+}
+
+/** What a rule's check receives besides the subject. */
+export interface RuleContext {
+  report(problem: Report): void;
+}
+
+/** A lint rule. */
+export interface Rule {
+  meta: RuleMeta;
+  check(subject: LintSubject, ctx: RuleContext): void;
+}
+
+/** Declares a rule (an identity function that fixes the type). */
+export function defineRule(rule: Rule): Rule {
+  return rule;
+}
+
+/** Renders a rule's message template with its data. */
+export function renderMessage(
+  meta: RuleMeta,
+  messageId: string,
+  data: Record<string, string | number> = {},
+): string {
+  const template = meta.messages[messageId] ?? messageId;
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
+    key in data ? String(data[key]) : whole,
+  );
+}

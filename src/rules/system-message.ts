@@ -1,0 +1,24 @@
+/**
+ * system-message: a system message stored in history. Runs replace history
+ * system messages with the current instructions, and a client-supplied one
+ * asserts operator authority; off by default.
+ */
+import { defineRule } from './rule.js';
+
+/** The `system-message` rule. */
+export default defineRule({
+  meta: {
+    id: 'system-message',
+    description: 'A system message stored in history (runs replace them).',
+    defaultSeverity: 'off',
+    fixable: 'system-message',
+    messages: {
+      system: 'system message stored in history; runs replace it with their instructions',
+    },
+  },
+  check(subject, ctx) {
+    subject.messages.forEach((m, i) => {
+      if (m.role === 'system') ctx.report({ messageId: 'system', messageIndex: i });
+    });
+  },
+});

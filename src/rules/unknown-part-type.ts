@@ -1,0 +1,57 @@
+/**
+ * unknown-part-type: a part `type` outside the v1 table (SPEC §1). Writes
+ * carry such parts through unchanged; this rule is the only place they are
+ * reported.
+ */
+import { CONTENT_PART_TYPES, isObject, PART_TYPES } from '../model/types.js';
+import { defineRule } from './rule.js';
+
+const KNOWN = new Set<string>(PART_TYPES);
+const CONTENT = new Set<string>(CONTENT_PART_TYPES);
+
+/** The `unknown-part-type` rule. */
+export default defineRule({
+  meta: {
+    id: 'unknown-part-type',
+    description: 'A part type that is not in the v1 table.',
+    defaultSeverity: 'error',
+    fixable: false,
+    messages: {
+      unknown: 'unknown part type "{type}"',
+      unknownContent: 'unknown part type "{type}" in tool result content',
+    },
+  },
+  check(subject, ctx) {
+    subject.messages.forEach((m, i) => {
+      m.parts.forEach((part, j) => {
+        if (!KNOWN.has(part.type)) {
+          ctx.report({
+            messageId: 'unknown',
+            data: { type: part.type },
+            messageIndex: i,
+            partIndex: j,
+            path: ['type'],
+          });
+        } else if (part.type === 'tool-result' && Array.isArray(part.content)) {
+          part.content.forEach((item, c) => {
+            // Known non-content types inside content are schema errors, not unknown types.
+            if (
+              isObject(item) &&
+              typeof item.type === 'string' &&
+              !CONTENT.has(item.type) &&
+              !KNOWN.has(item.type)
+            ) {
+              ctx.report({
+                messageId: 'unknownContent',
+                data: { type: item.type },
+                messageIndex: i,
+                partIndex: j,
+                path: ['content', c, 'type'],
+              });
+            }
+          });
+        }
+      });
+    });
+  },
+});
