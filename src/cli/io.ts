@@ -123,8 +123,14 @@ export async function expandInputs(
     const stat = await fs.stat(absolute).catch(() => undefined);
     const display = base === io.cwd ? arg : shown(absolute);
     if (stat?.isDirectory() && options.expandDirectories) {
-      const matches = await fg(CONVERSATION_FILES, {
-        cwd: absolute,
+      // Globbed from the base folder, so ignore patterns (relative to it) apply inside the folder too.
+      const inside = rel.startsWith('..') || path.isAbsolute(rel) ? null : rel;
+      const pattern =
+        inside === null || inside === ''
+          ? CONVERSATION_FILES
+          : `${fg.escapePath(inside)}/${CONVERSATION_FILES}`;
+      const matches = await fg(pattern, {
+        cwd: inside === null ? absolute : base,
         ignore,
         absolute: true,
         suppressErrors: true,

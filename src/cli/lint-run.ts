@@ -133,7 +133,15 @@ export async function runLint(
         bytes = await fs.readFile(input.absolute);
       }
     } catch (e) {
-      print(io.stderr, `histlint: ${input.display}: cannot read: ${describeFsError(e)}\n`);
+      const message = `cannot read: ${describeFsError(e)}`;
+      print(io.stderr, `histlint: ${input.display}: ${message}\n`);
+      files.push({
+        file: input.display,
+        findings: [],
+        errorCount: 0,
+        warningCount: 0,
+        error: { message },
+      });
       exit = EXIT_USAGE;
       continue;
     }

@@ -4,6 +4,7 @@
  * command loads its code when it runs, so `--version` and `--help` stay fast.
  */
 import { Command, CommanderError } from 'commander';
+import { registerConvert } from './commands/convert.js';
 import { registerId } from './commands/id.js';
 import { registerLint } from './commands/lint.js';
 import { registerNormalize } from './commands/normalize.js';
@@ -37,6 +38,7 @@ function buildProgram(ctx: CommandContext): Command {
   registerNormalize(program, ctx);
   registerSanitize(program, ctx);
   registerTrim(program, ctx);
+  registerConvert(program, ctx);
   registerShow(program, ctx);
   registerStats(program, ctx);
   registerSchema(program, ctx);

@@ -7,6 +7,7 @@ import { normalizeHistory, type HistoryRepair, type NormalizeOptions } from '../
 import { sanitizeHistory, type SanitizeReport } from '../core/sanitize.js';
 import { budgetHistory, trimHistory, type TrimReport } from '../core/trim.js';
 import type { TokenCounter } from '../core/tokens.js';
+import type { ConversationFormat, Loss } from '../formats/format.js';
 import type { Message } from '../model/types.js';
 
 /** What an operation returns for one conversation. */
@@ -21,15 +22,19 @@ export interface Operation {
   /** The command name. */
   name: string;
   /** The key of the operation's object in a JSON report entry. */
-  reportKey: 'repair' | 'sanitize' | 'trim';
+  reportKey: 'repair' | 'sanitize' | 'trim' | 'convert';
   /** Runs the operation; throws `TrimError` to refuse a conversation. */
-  apply(messages: Message[]): OperationOutcome;
+  apply(messages: Message[], format: ConversationFormat): OperationOutcome;
+  /** For convert: the format every conversation is written in. */
+  to?: ConversationFormat;
+  /** For convert: write even what the target cannot express fully. */
+  lossy?: boolean;
   /** Human lines for a report: a summary, then one line per change. */
   describe(report: object, chalk: ChalkInstance): { summary: string; details: string[] };
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
 }
 
 function callLabel(callId: string | undefined, name: string | undefined): string {
@@ -156,6 +161,43 @@ export function trimOperation(
         summary: `kept ${plural(t.kept, 'message')}, removed ${t.removed}; the kept history starts at message ${t.firstKeptIndex}`,
         details: [],
       };
+    },
+  };
+}
+
+/** What convert reports for one conversation. */
+export interface ConvertReport {
+  from: string;
+  to: string;
+  /** With `--lossy`: what the target format could not express. */
+  losses?: Loss[];
+}
+
+/** The convert operation: the conversation unchanged, written in another format. */
+export function convertOperation(to: ConversationFormat, lossy: boolean): Operation {
+  return {
+    name: 'convert',
+    reportKey: 'convert',
+    to,
+    lossy,
+    apply(messages, format) {
+      const report: ConvertReport = { from: format.name, to: to.name };
+      return { messages, report, changed: format !== to };
+    },
+    describe(report) {
+      const r = report as ConvertReport;
+      const details = (r.losses ?? []).map((l) => {
+        const where =
+          l.messageIndex === undefined
+            ? ''
+            : `message ${l.messageIndex}${l.partIndex === undefined ? '' : ` part ${l.partIndex}`}: `;
+        return `${where}lost ${l.what}`;
+      });
+      const lost =
+        r.losses === undefined || r.losses.length === 0
+          ? ''
+          : `, ${plural(r.losses.length, 'loss', 'losses')}`;
+      return { summary: `${r.from} → ${r.to}${lost}`, details };
     },
   };
 }

@@ -6,7 +6,8 @@ import type { ChalkInstance } from 'chalk';
 import { loadConfig, ConfigError } from '../config/load.js';
 import { analyzePairing } from '../core/pairing.js';
 import { detectFormat } from '../formats/detect.js';
-import { lintText, type Finding } from '../lint/engine.js';
+import { lintBytes, lintText, type Finding } from '../lint/engine.js';
+import { eventLogOf } from '../formats/conversations.js';
 import { SeverityResolver } from '../lint/severity.js';
 import { kindFromName, readDocument } from '../model/document.js';
 import { SourceError } from '../model/errors.js';
@@ -183,6 +184,23 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
     const doc = readDocument(bytes, kindFromName(input.absolute ?? flags.stdinFilename ?? ''));
     const out: string[] = [];
     let shown = 0;
+    const events = eventLogOf(doc, { pointer, ...(from === undefined ? {} : { from }) });
+    if (events !== null) {
+      // One conversation over the whole file: findings come from linting the file as a whole.
+      const { messages } = detectFormat(events, from ?? 'claude-code').read(events).conversation;
+      const findings = lintBytes(input.display, bytes, {
+        rules,
+        pointer,
+        ...(from === undefined ? {} : { from }),
+      }).findings;
+      out.push(
+        c.underline(input.display) +
+          c.dim(`  claude-code, ${messages.length} messages, ${findings.length} findings`),
+      );
+      out.push(...renderTimeline(messages, findings, c, flags.width ?? 60), '');
+      print(io.stdout, out.join('\n'));
+      return EXIT_OK;
+    }
     for (const unit of doc.units) {
       if (flags.line !== undefined && unit.line !== flags.line) continue;
       shown++;

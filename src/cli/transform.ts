@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import { TrimError } from '../core/trim.js';
-import { mapConversations } from '../formats/conversations.js';
+import { LossError, mapConversations } from '../formats/conversations.js';
 import {
   kindFromName,
   readDocument,
@@ -169,10 +169,15 @@ function processDocument(
   pointerTokens: string[],
   writing: boolean,
 ): FileOutcome {
-  const { units, values } = mapConversations(
+  const { units, values, eventLog } = mapConversations(
     doc,
-    { pointer: pointerTokens, writing, ...(flags.from === undefined ? {} : { from: flags.from }) },
-    (messages) => op.apply(messages),
+    {
+      pointer: pointerTokens,
+      writing: writing && op.to === undefined,
+      ...(flags.from === undefined ? {} : { from: flags.from }),
+      ...(op.to === undefined ? {} : { to: op.to, lossy: op.lossy === true }),
+    },
+    (messages, format) => op.apply(messages, format),
     (e) => e instanceof TrimError,
   );
   const entries: ReportEntry[] = [];
@@ -181,19 +186,27 @@ function processDocument(
   for (const unit of units) {
     if (unit.error !== undefined) {
       entries.push(errorEntry(input.display, unit.error, unit.line));
-      // A refused conversation (trim left nothing) is exit 1; unreadable input is exit 2.
-      exit = worstExit(exit, unit.error instanceof TrimError ? EXIT_FINDINGS : EXIT_USAGE);
+      // A refused conversation (trim left nothing, a lossy conversion) is exit 1; unreadable input is exit 2.
+      const refused = unit.error instanceof TrimError || unit.error instanceof LossError;
+      exit = worstExit(exit, refused ? EXIT_FINDINGS : EXIT_USAGE);
       failed = true;
       continue;
     }
     const entry: ReportEntry = { file: input.display };
     if (unit.line !== undefined) entry.line = unit.line;
     entry.changed = unit.result!.changed;
-    entry[op.reportKey] = unit.result!.report;
+    entry[op.reportKey] =
+      unit.losses === undefined
+        ? unit.result!.report
+        : { ...unit.result!.report, losses: unit.losses };
     entries.push(entry);
   }
   if (failed) return { entries, exit, changed: false };
-  return { entries, exit, changed: values.size > 0, text: serializeDocument(doc, values) };
+  // An event log (one conversation over many lines) converts to one JSON document.
+  const out: SourceDocument = eventLog
+    ? { kind: 'json', bom: false, eol: '\n', units: [{ text: '' }], lines: [] }
+    : doc;
+  return { entries, exit, changed: values.size > 0, text: serializeDocument(out, values) };
 }
 
 function humanLines(

@@ -43,6 +43,14 @@ function keyPath(p: readonly PropertyKey[]): string {
   return out;
 }
 
+/** The keys an object at a config path accepts, for error messages. */
+function acceptedKeys(p: readonly PropertyKey[]): string {
+  const last = p[p.length - 1];
+  if (last === 'rules') return 'a rule id (see "histlint rules")';
+  if (p.length === 2 && p[0] === 'overrides') return 'one of files|rules';
+  return `one of ${Object.keys(ConfigSchema.shape).join('|')}`;
+}
+
 /** One readable line per zod issue. */
 export function describeIssue(issue: z.core.$ZodIssue): string {
   const where = keyPath(issue.path);
@@ -50,9 +58,15 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
     case 'invalid_value':
       return `${where}: expected one of ${issue.values.map(String).join('|')}`;
     case 'unrecognized_keys':
-      return issue.keys.map((k) => `${keyPath([...issue.path, k])}: unknown key`).join('; ');
+      return issue.keys
+        .map(
+          (k) =>
+            `${keyPath([...issue.path, k])}: unknown key (expected ${acceptedKeys(issue.path)})`,
+        )
+        .join('; ');
     case 'invalid_type':
-      return `${where}: expected ${issue.expected}`;
+      // zod's "record" is a JSON object to the person editing the file.
+      return `${where}: expected ${issue.expected === 'record' ? 'object' : issue.expected}`;
     case 'too_small':
       return `${where}: must not be empty`;
     default:

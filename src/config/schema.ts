@@ -24,8 +24,17 @@ export const SeveritySchema = z.enum(['off', 'warn', 'error']);
 
 const ruleIds = RULES.map((r) => r.meta.id) as [string, ...string[]];
 
+// JSON.parse keeps "__proto__" as an own key, but zod's record skips it silently: refuse it first.
+const noPrototypeKey = z.custom<unknown>(
+  (v) =>
+    typeof v !== 'object' || v === null || !Object.prototype.hasOwnProperty.call(v, '__proto__'),
+  { message: '"__proto__" is not a rule id (see "histlint rules")' },
+);
+
 /** Severities by rule id. */
-export const RuleSettingsSchema = z.partialRecord(z.enum(ruleIds), SeveritySchema);
+export const RuleSettingsSchema = noPrototypeKey.pipe(
+  z.partialRecord(z.enum(ruleIds), SeveritySchema),
+);
 
 /** The config file's schema. */
 export const ConfigSchema = z.strictObject({

@@ -10,7 +10,8 @@ import type { JsonValue } from '../model/json.js';
 import { replaceAt, toPointer, valueAt } from '../model/pointer.js';
 import type { Message } from '../model/types.js';
 import { detectFormat } from './detect.js';
-import type { ConversationFormat } from './format.js';
+import type { ConversationFormat, Loss } from './format.js';
+import { formatByName } from './index.js';
 import { withMessages } from './native.js';
 
 /** What the mapped function returns for one conversation. */
@@ -27,6 +28,8 @@ export interface UnitResult<T> {
   result?: T;
   /** Why the unit could not be processed (a parse error, not a conversation, or what the function threw). */
   error?: unknown;
+  /** With `to` and `lossy`: what the target format could not express. */
+  losses?: Loss[];
 }
 
 /** Options of {@link mapConversations}. */
@@ -37,6 +40,48 @@ export interface MapOptions {
   from?: string;
   /** Refuse read-only formats (the caller will write). */
   writing: boolean;
+  /** Write every conversation in this format (convert); default: the format it was read from, and only when changed. */
+  to?: ConversationFormat;
+  /** With `to`: convert even when the target cannot express everything (the losses are returned). */
+  lossy?: boolean;
+}
+
+/** A conversion refused because the target format cannot express something (SPEC §4 `convert`). */
+export class LossError extends Error {
+  readonly losses: Loss[];
+
+  constructor(losses: Loss[], to: string) {
+    const first = losses[0]!;
+    const where =
+      first.messageIndex === undefined
+        ? ''
+        : ` at message ${first.messageIndex}${first.partIndex === undefined ? '' : ` part ${first.partIndex}`}`;
+    const more = losses.length > 1 ? ` (and ${losses.length - 1} more)` : '';
+    super(`${to} cannot express ${first.what}${where}${more}; use --lossy to convert anyway`);
+    this.name = 'LossError';
+    this.losses = losses;
+  }
+}
+
+/** The names of the formats whose documents are event logs: one conversation per JSONL file, not per line. */
+const EVENT_LOG_FORMATS = ['claude-code'];
+
+/**
+ * When a JSONL document is one event log (a Claude Code session: one event
+ * per line), the events as one array; otherwise null.
+ */
+export function eventLogOf(
+  doc: SourceDocument,
+  options: { from?: string; pointer: readonly string[] },
+): JsonValue[] | null {
+  if (doc.kind !== 'jsonl' || options.pointer.length > 0) return null;
+  const from = options.from ?? 'auto';
+  if (from !== 'auto' && !EVENT_LOG_FORMATS.includes(from)) return null;
+  const values = doc.units.filter((u) => u.value !== undefined).map((u) => u.value!);
+  if (values.length === 0) return null;
+  if (from !== 'auto') return values;
+  const format = EVENT_LOG_FORMATS.map(formatByName).find((f) => f?.detect([values[0]!]));
+  return format === undefined ? null : values;
 }
 
 /**
@@ -49,10 +94,24 @@ export function mapConversations<T extends ConversationChange>(
   options: MapOptions,
   fn: (messages: Message[], format: ConversationFormat) => T,
   isExpected: (e: unknown) => boolean = () => false,
-): { units: UnitResult<T>[]; values: Map<number, JsonValue> } {
+): { units: UnitResult<T>[]; values: Map<number, JsonValue>; eventLog: boolean } {
   const units: UnitResult<T>[] = [];
   const values = new Map<number, JsonValue>();
-  doc.units.forEach((unit, u) => {
+  const events = eventLogOf(doc, options);
+  // An event log is one conversation made of all its lines.
+  const sources =
+    events === null
+      ? doc.units
+      : [
+          {
+            text: '',
+            value: events as JsonValue,
+            ...(doc.units.find((u) => u.error)
+              ? { error: doc.units.find((u) => u.error)!.error }
+              : {}),
+          },
+        ];
+  sources.forEach((unit, u) => {
     const out: UnitResult<T> = {};
     if (unit.line !== undefined) out.line = unit.line;
     units.push(out);
@@ -69,7 +128,10 @@ export function mapConversations<T extends ConversationChange>(
           unit.line === undefined ? undefined : { line: unit.line, column: 1 },
         );
       }
-      const format = detectFormat(target, options.from);
+      const format = detectFormat(
+        target,
+        events === null ? options.from : (options.from ?? 'claude-code'),
+      );
       if (format.readOnly && options.writing) {
         throw new SourceError(
           `the ${format.name} format is read only; use "histlint convert --to histlint" first`,
@@ -78,17 +140,22 @@ export function mapConversations<T extends ConversationChange>(
       const read = format.read(target);
       const result = fn(read.conversation.messages, format);
       out.result = result;
-      if (result.changed) {
-        const written = format.write(
+      const to = options.to ?? format;
+      if (result.changed || options.to !== undefined) {
+        const written = to.write(
           withMessages(read.conversation, result.messages),
-          read.context,
+          to === format ? read.context : undefined,
         );
+        if (options.to !== undefined && written.losses.length > 0) {
+          if (!options.lossy) throw new LossError(written.losses, to.name);
+          out.losses = written.losses;
+        }
         values.set(u, replaceAt(root, options.pointer, written.value));
       }
     } catch (e) {
-      if (!(e instanceof SourceError) && !isExpected(e)) throw e;
+      if (!(e instanceof SourceError) && !(e instanceof LossError) && !isExpected(e)) throw e;
       out.error = e;
     }
   });
-  return { units, values };
+  return { units, values, eventLog: events !== null };
 }

@@ -6,6 +6,7 @@
 import { analyzePairing, type Pairing } from '../core/pairing.js';
 import { detectFormat } from '../formats/detect.js';
 import type { ConversationFormat } from '../formats/format.js';
+import { formatByName } from '../formats/index.js';
 import { decodeUtf8, kindFromName } from '../model/document.js';
 import { SourceError } from '../model/errors.js';
 import { JsonParseError, parseJson, type JsonValue } from '../model/json.js';
@@ -37,6 +38,8 @@ export interface FileResult {
   findings: Finding[];
   errorCount: number;
   warningCount: number;
+  /** Set when the file could not be read at all (it has no findings then). */
+  error?: { message: string };
 }
 
 /** The rules that run, with their severity. */
@@ -123,8 +126,20 @@ function lintValue(text: string, value: JsonValue, options: LintOptions): RawFin
     });
   }
   const tokens = options.pointer ?? [];
-  const rootPointer = toPointer(tokens);
   const target = valueAt(value, tokens);
+  out.push(...lintConversation(target, toPointer(tokens), options, options.from));
+  return out;
+}
+
+/** Runs the rules over the conversation value at `rootPointer` (undefined when nothing is there). */
+function lintConversation(
+  target: JsonValue | undefined,
+  rootPointer: string,
+  options: LintOptions,
+  from: string | undefined,
+): RawFinding[] {
+  const out: RawFinding[] = [];
+  const rules = options.rules;
   const notConversation = (detail: string): void => {
     const severity = rules.get('not-a-conversation');
     if (severity !== undefined) {
@@ -144,7 +159,7 @@ function lintValue(text: string, value: JsonValue, options: LintOptions): RawFin
   try {
     subject = buildSubject(
       target,
-      detectFormat(target, options.from),
+      detectFormat(target, from),
       rootPointer,
       options.leavePending === true,
     );
@@ -282,8 +297,9 @@ export function lintBytes(file: string, bytes: Uint8Array, options: LintOptions)
   return { file, findings, ...countFindings(findings) };
 }
 
-function lintJsonl(text: string, options: LintOptions): Finding[] {
-  const out: Finding[] = [];
+/** The non-blank lines of a JSONL text, with their 1-based numbers. */
+function jsonlLines(text: string): { text: string; line: number }[] {
+  const out: { text: string; line: number }[] = [];
   let start = 0;
   let number = 1;
   while (start < text.length) {
@@ -291,11 +307,67 @@ function lintJsonl(text: string, options: LintOptions): Finding[] {
     const end = nl === -1 ? text.length : nl;
     let line = text.slice(start, end);
     if (line.endsWith('\r')) line = line.slice(0, -1);
-    if (!/^[ \t\r]*$/.test(line)) {
-      for (const f of lintText(line, options, number)) out.push(f);
-    }
+    if (!/^[ \t\r]*$/.test(line)) out.push({ text: line, line: number });
     number++;
     start = end + 1;
   }
   return out;
+}
+
+function lintJsonl(text: string, options: LintOptions): Finding[] {
+  const lines = jsonlLines(text);
+  if (isEventLog(lines, options)) return lintEventLog(lines, options);
+  const out: Finding[] = [];
+  for (const l of lines) for (const f of lintText(l.text, options, l.line)) out.push(f);
+  return out;
+}
+
+/** True when a JSONL file is one event log (a Claude Code session), judged by its first line. */
+function isEventLog(lines: readonly { text: string }[], options: LintOptions): boolean {
+  if ((options.pointer ?? []).length > 0 || lines.length === 0) return false;
+  if (options.from !== undefined && options.from !== 'auto') return options.from === 'claude-code';
+  const format = formatByName('claude-code');
+  if (format === undefined) return false;
+  try {
+    return format.detect([JSON.parse(lines[0]!.text) as JsonValue]);
+  } catch {
+    return false;
+  }
+}
+
+/** Lints an event log: all its lines form one conversation; findings point at the event's line. */
+function lintEventLog(
+  lines: readonly { text: string; line: number }[],
+  options: LintOptions,
+): Finding[] {
+  const out: Finding[] = [];
+  const events: JsonValue[] = [];
+  const eventLines: { text: string; line: number }[] = [];
+  for (const l of lines) {
+    try {
+      events.push(JSON.parse(l.text) as JsonValue);
+      eventLines.push(l);
+    } catch (e) {
+      const f = parseErrorFinding(l.text, e as SyntaxError, options);
+      if (f !== null) out.push(...place(l.text, [f], l.line));
+    }
+  }
+  if (events.length === 0) return sortFindings(out);
+  // Each finding's pointer starts with the event's index: place it within that event's line.
+  const byEvent = new Map<number, RawFinding[]>();
+  for (const f of lintConversation(events, '', options, 'claude-code')) {
+    const m = /^\/(\d+)(\/.*)?$/.exec(f.pointer);
+    const index = m === null ? 0 : Number(m[1]);
+    const list = byEvent.get(index) ?? [];
+    list.push({ ...f, pointer: m === null ? '' : (m[2] ?? '') });
+    byEvent.set(index, list);
+  }
+  for (const [index, raw] of byEvent) {
+    const l = eventLines[index] ?? eventLines[0]!;
+    for (const f of place(l.text, raw, l.line)) {
+      f.pointer = `/${index}${f.pointer}`;
+      out.push(f);
+    }
+  }
+  return sortFindings(out);
 }

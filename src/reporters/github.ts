@@ -18,6 +18,11 @@ function escapeProperty(s: string): string {
 export const githubReporter: Reporter = (results) => {
   const out: string[] = [];
   for (const file of results.files) {
+    if (file.error !== undefined) {
+      out.push(
+        `::error file=${escapeProperty(file.file)},title=${escapeProperty('histlint')}::${escapeData(file.error.message)}`,
+      );
+    }
     for (const f of file.findings) {
       const command = f.severity === 'error' ? 'error' : 'warning';
       const props = `file=${escapeProperty(file.file)},line=${f.line},col=${f.column},title=${escapeProperty(`histlint ${f.ruleId}`)}`;

@@ -7,7 +7,11 @@ import type { Reporter } from './types.js';
 export const jsonReporter: Reporter = (results) =>
   JSON.stringify(
     {
-      files: results.files.map((f) => ({ file: f.file, findings: f.findings })),
+      files: results.files.map((f) =>
+        f.error === undefined
+          ? { file: f.file, findings: f.findings }
+          : { file: f.file, findings: f.findings, error: f.error },
+      ),
       errorCount: results.errorCount,
       warningCount: results.warningCount,
     },

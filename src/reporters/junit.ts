@@ -18,16 +18,28 @@ function xml(s: string): string {
 /** Renders results as JUnit XML. */
 export const junitReporter: Reporter = (results) => {
   const tests = results.files.length;
-  const failures = results.files.reduce((n, f) => n + f.errorCount, 0);
+  // JUnit counts failed test cases, one per file with errors; unreadable files are errors.
+  const failures = results.files.filter((f) => f.errorCount > 0).length;
+  const errored = results.files.filter((f) => f.error !== undefined).length;
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(`<testsuites name="histlint" tests="${tests}" failures="${failures}" errors="0">`);
   out.push(
-    `  <testsuite name="histlint" tests="${tests}" failures="${failures}" errors="0" skipped="0">`,
+    `<testsuites name="histlint" tests="${tests}" failures="${failures}" errors="${errored}">`,
+  );
+  out.push(
+    `  <testsuite name="histlint" tests="${tests}" failures="${failures}" errors="${errored}" skipped="0">`,
   );
   for (const file of results.files) {
     const errors = file.findings.filter((f) => f.severity === 'error');
     const warnings = file.findings.filter((f) => f.severity === 'warn');
     const open = `    <testcase classname="histlint" name="${xml(file.file)}"`;
+    if (file.error !== undefined) {
+      out.push(
+        `${open}>`,
+        `      <error type="io" message="${xml(file.error.message)}"/>`,
+        '    </testcase>',
+      );
+      continue;
+    }
     if (errors.length === 0 && warnings.length === 0) {
       out.push(`${open}/>`);
       continue;

@@ -6,6 +6,14 @@ import type { Reporter } from './types.js';
 
 const LEVEL = { error: 'error', warn: 'warning', off: 'none' } as const;
 
+/** A relative file path as a URI reference: each segment percent-encoded, so `#`, `?` and `:` stay part of the name. */
+function fileUri(file: string): string {
+  return file
+    .split('/')
+    .map((seg, i) => (i === 0 && /^[A-Za-z]:$/.test(seg) ? seg : encodeURIComponent(seg)))
+    .join('/');
+}
+
 /** Renders results as a SARIF 2.1.0 log. */
 export const sarifReporter: Reporter = (results, ctx) => {
   const index = new Map(ctx.rules.map((r, i) => [r.id, i]));
@@ -27,7 +35,7 @@ export const sarifReporter: Reporter = (results, ctx) => {
             })),
           },
         },
-        artifacts: results.files.map((f) => ({ location: { uri: encodeURI(f.file) } })),
+        artifacts: results.files.map((f) => ({ location: { uri: fileUri(f.file) } })),
         results: results.files.flatMap((file, fileIndex) =>
           file.findings.map((f) => ({
             ruleId: f.ruleId,
@@ -37,7 +45,7 @@ export const sarifReporter: Reporter = (results, ctx) => {
             locations: [
               {
                 physicalLocation: {
-                  artifactLocation: { uri: encodeURI(file.file), index: fileIndex },
+                  artifactLocation: { uri: fileUri(file.file), index: fileIndex },
                   region: { startLine: f.line, startColumn: f.column },
                 },
                 logicalLocations: [
@@ -48,6 +56,18 @@ export const sarifReporter: Reporter = (results, ctx) => {
           })),
         ),
         columnKind: 'utf16CodeUnits',
+        invocations: [
+          {
+            executionSuccessful: results.files.every((f) => f.error === undefined),
+            toolExecutionNotifications: results.files
+              .filter((f) => f.error !== undefined)
+              .map((f) => ({
+                level: 'error',
+                message: { text: f.error!.message },
+                locations: [{ physicalLocation: { artifactLocation: { uri: fileUri(f.file) } } }],
+              })),
+          },
+        ],
       },
     ],
   };

@@ -15,7 +15,13 @@ export const stylishReporter: Reporter = (results, ctx) => {
   const c = new Chalk({ level: ctx.color ? 1 : 0 });
   const out: string[] = [];
   let fixable = 0;
+  let unreadable = 0;
   for (const file of results.files) {
+    if (file.error !== undefined) {
+      unreadable++;
+      out.push(c.underline(file.file), `  ${c.red('error')}  ${file.error.message}`, '');
+      continue;
+    }
     if (file.findings.length === 0) continue;
     out.push(c.underline(file.file));
     const rows = file.findings.map((f) => {
@@ -37,7 +43,8 @@ export const stylishReporter: Reporter = (results, ctx) => {
     out.push('');
   }
   const total = results.errorCount + results.warningCount;
-  if (total === 0) return '';
+  if (total === 0 && unreadable === 0) return '';
+  if (total === 0) return out.join('\n') + '\n';
   const summary = `✖ ${plural(total, 'problem')} (${plural(results.errorCount, 'error')}, ${plural(results.warningCount, 'warning')})`;
   out.push(results.errorCount > 0 ? c.red.bold(summary) : c.yellow.bold(summary));
   if (fixable > 0)

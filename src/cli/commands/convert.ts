@@ -1,0 +1,36 @@
+/**
+ * `histlint convert FILE --to FORMAT`: one stored format to another through
+ * the v1 model (SPEC §4). What the target cannot express is refused unless
+ * `--lossy`, which converts and reports each loss.
+ */
+import { Option, type Command } from 'commander';
+import { TO_NAMES } from '../../formats/index.js';
+import { UsageError } from '../exit-codes.js';
+import { addTransformOptions, type CommandContext } from '../options.js';
+import type { TransformFlags } from '../transform.js';
+
+/** Adds the command. */
+export function registerConvert(program: Command, ctx: CommandContext): void {
+  addTransformOptions(
+    program
+      .command('convert')
+      .description('convert a conversation to another stored format')
+      .argument('[files...]', 'the file (or files with --out-dir); "-" for standard input'),
+  )
+    .addOption(
+      new Option('--to <format>', 'the format to write')
+        .choices(TO_NAMES as string[])
+        .makeOptionMandatory(),
+    )
+    .option('--lossy', 'convert even what the target cannot express, and report each loss')
+    .action(async (files: string[], opts: TransformFlags & { to: string; lossy?: boolean }) => {
+      const { runTransform } = await import('../transform.js');
+      const { convertOperation } = await import('../operations.js');
+      const { formatByName } = await import('../../formats/index.js');
+      const to = formatByName(opts.to);
+      if (to === undefined) throw new UsageError(`--to: unknown format "${opts.to}"`);
+      ctx.setExit(
+        await runTransform(convertOperation(to, opts.lossy === true), files, opts, ctx.io),
+      );
+    });
+}
