@@ -20,7 +20,7 @@ function randomTail(): bigint {
 
 /** A new UUIDv7; each call in a process returns a value greater than the one before. */
 export function newId(now: number = Date.now()): string {
-  let ms = Math.max(now, 0);
+  let ms = Math.max(Math.floor(now), 0);
   let tail: bigint;
   if (ms > lastMs) {
     tail = randomTail();

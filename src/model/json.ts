@@ -63,7 +63,8 @@ export interface ParseJsonOptions {
 }
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-const CONTROL = /[\u0000-\u001f]/;
+const STRING_SPECIAL = /["\\\u0000-\u001f]/g;
+const QUOTE_OR_BACKSLASH = /["\\]/g;
 
 /** True when `c` is JSON whitespace. */
 function isSpace(c: number): boolean {
@@ -124,31 +125,28 @@ function badStringOffset(
  * decoded string and the offset just past the closing quote.
  */
 function readString(text: string, start: number): [string, number] {
-  let quote = text.indexOf('"', start + 1);
-  let slash = text.indexOf('\\', start + 1);
-  if (quote === -1) throw new JsonParseError('Unterminated string', start);
-  if (slash === -1 || slash > quote) {
-    const raw = text.slice(start + 1, quote);
-    if (CONTROL.test(raw)) {
-      const bad = badStringOffset(text, start, quote);
-      throw new JsonParseError(bad.message, bad.offset);
-    }
-    return [raw, quote + 1];
-  }
+  // One native scan to the first quote, backslash or control character: linear over the file.
+  STRING_SPECIAL.lastIndex = start + 1;
+  const first = STRING_SPECIAL.exec(text);
+  if (first === null) throw new JsonParseError('Unterminated string', start);
+  let at = first.index;
+  const c = text.charCodeAt(at);
+  if (c === 0x22) return [text.slice(start + 1, at), at + 1];
+  if (c !== 0x5c) throw new JsonParseError('Bad control character in string', at);
   // Escapes present: find the unescaped closing quote, then let the native parser decode.
-  while (slash !== -1 && slash < quote) {
-    const next = slash + 2;
-    if (next > quote) {
-      quote = text.indexOf('"', next);
-      if (quote === -1) throw new JsonParseError('Unterminated string', start);
-    }
-    slash = text.indexOf('\\', next);
+  QUOTE_OR_BACKSLASH.lastIndex = at;
+  for (;;) {
+    const m = QUOTE_OR_BACKSLASH.exec(text);
+    if (m === null) throw new JsonParseError('Unterminated string', start);
+    at = m.index;
+    if (text.charCodeAt(at) === 0x22) break;
+    QUOTE_OR_BACKSLASH.lastIndex = at + 2;
   }
-  const token = text.slice(start, quote + 1);
+  const token = text.slice(start, at + 1);
   try {
-    return [JSON.parse(token) as string, quote + 1];
+    return [JSON.parse(token) as string, at + 1];
   } catch {
-    const bad = badStringOffset(text, start, quote);
+    const bad = badStringOffset(text, start, at);
     throw new JsonParseError(bad.message, bad.offset);
   }
 }

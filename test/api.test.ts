@@ -1,0 +1,125 @@
+/**
+ * The public API (src/index.ts) is small and deliberate: these lists change
+ * only together with it (STYLE.md, "A small public API").
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import * as api from '../src/index.js';
+
+const INDEX = readFileSync(new URL('../src/index.ts', import.meta.url), 'utf8');
+
+/** The names of `export { ... }` (or `export type { ... }`) statements in the index source. */
+function exportedNames(kind: 'value' | 'type'): string[] {
+  const re = kind === 'type' ? /export\s+type\s*\{([^}]*)\}/g : /export\s*\{([^}]*)\}/g;
+  const names: string[] = [];
+  for (const m of INDEX.matchAll(re)) {
+    for (const item of m[1]!.split(',')) {
+      const name = item
+        .trim()
+        .split(/\s+as\s+/)
+        .pop()!;
+      if (name !== '') names.push(name);
+    }
+  }
+  return names.sort();
+}
+
+const VALUES = [
+  'ConversationSchema',
+  'EnvelopeSchema',
+  'INTERRUPTED_TEXT',
+  'JsonNumber',
+  'JsonParseError',
+  'LineIndex',
+  'MessageSchema',
+  'PART_TYPES',
+  'PartSchema',
+  'ROLES',
+  'SourceError',
+  'TrimError',
+  'analyzePairing',
+  'budgetHistory',
+  'decodeUtf8',
+  'isUuid',
+  'jsonEqual',
+  'loadTokenCounter',
+  'locatePointers',
+  'main',
+  'messageTokens',
+  'newId',
+  'normalizeHistory',
+  'parseJson',
+  'parsePointer',
+  'readDocument',
+  'replaceAt',
+  'sanitizeHistory',
+  'serializeDocument',
+  'shapeProblem',
+  'stringifyJson',
+  'toPointer',
+  'trimHistory',
+  'urlScheme',
+  'valueAt',
+];
+
+const TYPES = [
+  'BudgetOptions',
+  'CallRef',
+  'ConversationV1',
+  'DocumentPart',
+  'DroppedResult',
+  'HistoryRepair',
+  'ImagePart',
+  'InputStream',
+  'Io',
+  'JsonObject',
+  'JsonValue',
+  'Message',
+  'MessageV1',
+  'NormalizeOptions',
+  'NormalizeResult',
+  'OutputStream',
+  'Pairing',
+  'ParseJsonOptions',
+  'Part',
+  'ReasoningPart',
+  'ResultRef',
+  'SanitizeReport',
+  'SanitizeResult',
+  'SourceDocument',
+  'SourcePosition',
+  'SourceUnit',
+  'SynthesizedResult',
+  'TextPart',
+  'TokenCounter',
+  'TokenizerName',
+  'ToolCallPart',
+  'ToolResultPart',
+  'TrimOptions',
+  'TrimReport',
+  'TrimResult',
+  'TruncatedCall',
+  'UnsafePart',
+];
+
+describe('public API', () => {
+  it('exports exactly these values', () => {
+    expect(Object.keys(api).sort()).toEqual(VALUES);
+  });
+
+  it('exports exactly these types', () => {
+    expect(exportedNames('type')).toEqual(TYPES);
+  });
+
+  it('names every export explicitly (no export *, no default)', () => {
+    expect(INDEX).not.toMatch(/export\s*\*/);
+    expect(INDEX).not.toMatch(/export\s+default/);
+    expect(exportedNames('value')).toEqual(VALUES);
+  });
+
+  it('lists are sorted and free of duplicates', () => {
+    expect([...VALUES].sort()).toEqual(VALUES);
+    expect([...TYPES].sort()).toEqual(TYPES);
+    expect(new Set([...VALUES, ...TYPES]).size).toBe(VALUES.length + TYPES.length);
+  });
+});
