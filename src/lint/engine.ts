@@ -147,7 +147,8 @@ function lintConversation(
         ruleId: 'not-a-conversation',
         severity,
         message: messageFor('not-a-conversation', 'unknown', { detail }),
-        pointer: '',
+        // The value at --pointer (or its deepest existing ancestor) is what is not a conversation.
+        pointer: rootPointer,
       });
     }
   };

@@ -13,7 +13,7 @@ export default defineRule({
     defaultSeverity: 'off',
     fixable: false,
     messages: {
-      last: 'the history ends with a {role} message; a run over it needs a new prompt',
+      last: 'the history ends with {article} {role} message; a run over it needs a new prompt',
       empty: 'the history is empty; a run over it needs a prompt',
     },
   },
@@ -26,6 +26,10 @@ export default defineRule({
     const last = subject.messages[n - 1]!;
     if (last.role === 'user') return;
     if (last.role === 'tool' && last.parts.some((p) => p.type === 'tool-result')) return;
-    ctx.report({ messageId: 'last', data: { role: last.role }, messageIndex: n - 1 });
+    ctx.report({
+      messageId: 'last',
+      data: { role: last.role, article: /^[aeiou]/i.test(last.role) ? 'an' : 'a' },
+      messageIndex: n - 1,
+    });
   },
 });

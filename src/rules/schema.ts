@@ -53,8 +53,7 @@ export function schemaProblems(root: unknown): { pointer: string; message: strin
   for (const e of errors) {
     if (e.keyword === 'if') continue;
     if (oneOfPaths.some((p) => `${e.instancePath}|${e.schemaPath}`.startsWith(p))) continue;
-    const pointer = e.keyword === 'not' ? `${e.instancePath}/type` : e.instancePath;
-    out.push({ pointer, message: describe(e) });
+    out.push({ pointer: e.instancePath, message: describe(e) });
   }
   return out;
 }

@@ -17,6 +17,7 @@ export default defineRule({
     messages: {
       scheme: '{kind} URL has the scheme "{scheme}"; only http and https are safe',
       noScheme: '{kind} URL has no scheme (relative URL); only http and https are safe',
+      notString: '{kind} URL is not a string; sanitize drops the part',
     },
   },
   check(subject, ctx) {
@@ -25,7 +26,8 @@ export default defineRule({
         const scheme = unsafeMediaScheme(part);
         if (scheme !== null) {
           ctx.report({
-            messageId: scheme === '' ? 'noScheme' : 'scheme',
+            messageId:
+              typeof part.url !== 'string' ? 'notString' : scheme === '' ? 'noScheme' : 'scheme',
             data: { kind: part.type, scheme },
             messageIndex: i,
             partIndex: j,
@@ -38,7 +40,8 @@ export default defineRule({
           const s = unsafeMediaScheme(item as Part);
           if (s === null) return;
           ctx.report({
-            messageId: s === '' ? 'noScheme' : 'scheme',
+            messageId:
+              typeof item.url !== 'string' ? 'notString' : s === '' ? 'noScheme' : 'scheme',
             data: { kind: item.type, scheme: s },
             messageIndex: i,
             partIndex: j,

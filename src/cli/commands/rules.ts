@@ -34,7 +34,7 @@ export function registerRules(program: Command, ctx: CommandContext): void {
         );
         print(
           ctx.io.stdout,
-          `${'id'.padEnd(w)}  ${'default'}  ${'fixable'.padEnd(17)}  description\n${lines.join('\n')}\n`,
+          `${'id'.padEnd(w)}  ${'default'}  ${'fixable'.padEnd(19)}  description\n${lines.join('\n')}\n`,
         );
       }
       ctx.setExit(EXIT_OK);

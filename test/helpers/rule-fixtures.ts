@@ -1,0 +1,97 @@
+/**
+ * The rule fixture family: fixtures/rules/<id>/<case>/ with `input.json` or
+ * `input.jsonl`, an optional `options.json` and `expected.json`. Shared by
+ * the fixture runner and the meta tests.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import {
+  lintBytes,
+  type Finding,
+  type FindingSeverity,
+  type LintOptions,
+} from '../../src/lint/engine.js';
+import { parsePointer } from '../../src/model/pointer.js';
+import { RULES, ruleById } from '../../src/rules/index.js';
+import type { Severity } from '../../src/rules/rule.js';
+import { ROOT } from './cli.js';
+
+/** Where the rule fixtures live. */
+export const RULE_FIXTURES = path.join(ROOT, 'fixtures', 'rules');
+
+/** Files a case folder may hold; anything else is a typo that would silently skip a check. */
+export const CASE_FILES = new Set(['input.json', 'input.jsonl', 'options.json', 'expected.json']);
+/** The keys `options.json` may hold. */
+export const OPTION_KEYS = new Set(['rules', 'pointer', 'leavePending']);
+
+/** What `options.json` may say. */
+export interface CaseOptions {
+  rules?: Record<string, Severity>;
+  pointer?: string;
+  leavePending?: boolean;
+}
+
+/** One fixture case. */
+export interface RuleCase {
+  ruleId: string;
+  name: string;
+  dir: string;
+}
+
+/** Every case folder, by rule folder; folders that name no rule are listed as strays. */
+export function discoverRuleCases(): { cases: RuleCase[]; strays: string[] } {
+  const cases: RuleCase[] = [];
+  const strays: string[] = [];
+  if (!existsSync(RULE_FIXTURES)) return { cases, strays };
+  for (const ruleId of readdirSync(RULE_FIXTURES).sort()) {
+    const ruleDir = path.join(RULE_FIXTURES, ruleId);
+    if (!statSync(ruleDir).isDirectory() || ruleById(ruleId) === undefined) {
+      strays.push(ruleId);
+      continue;
+    }
+    for (const name of readdirSync(ruleDir).sort()) {
+      const dir = path.join(ruleDir, name);
+      if (statSync(dir).isDirectory()) cases.push({ ruleId, name, dir });
+      else strays.push(`${ruleId}/${name}`);
+    }
+  }
+  return { cases, strays };
+}
+
+export function readOptions(dir: string): CaseOptions {
+  const file = path.join(dir, 'options.json');
+  if (!existsSync(file)) return {};
+  return JSON.parse(readFileSync(file, 'utf8')) as CaseOptions;
+}
+
+/** The input file of a case (`input.json` or `input.jsonl`). */
+export function inputFile(dir: string): string {
+  const found = ['input.json', 'input.jsonl'].filter((f) => existsSync(path.join(dir, f)));
+  if (found.length !== 1)
+    throw new Error(`${dir}: expected exactly one input file, found ${found.length}`);
+  return found[0]!;
+}
+
+/** Every rule at its default severity, then the case's `rules`. */
+function enabledRules(options: CaseOptions): Map<string, FindingSeverity> {
+  const severities = new Map<string, Severity>(
+    RULES.map((r) => [r.meta.id, r.meta.defaultSeverity]),
+  );
+  for (const [id, severity] of Object.entries(options.rules ?? {})) severities.set(id, severity);
+  const enabled = new Map<string, FindingSeverity>();
+  for (const [id, severity] of severities) if (severity !== 'off') enabled.set(id, severity);
+  return enabled;
+}
+
+/** Runs the engine over a case's input, with every rule enabled as the case says. */
+export function lintCase(c: RuleCase): Finding[] {
+  const options = readOptions(c.dir);
+  const file = inputFile(c.dir);
+  const lintOptions: LintOptions = {
+    rules: enabledRules(options),
+    kind: file.endsWith('.jsonl') ? 'jsonl' : 'json',
+    leavePending: options.leavePending === true,
+  };
+  if (options.pointer !== undefined) lintOptions.pointer = parsePointer(options.pointer);
+  return lintBytes(file, readFileSync(path.join(c.dir, file)), lintOptions).findings;
+}

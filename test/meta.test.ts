@@ -1,0 +1,228 @@
+/**
+ * Meta tests that keep the rules, their files, docs, fixtures, the SPEC's
+ * rule table and `histlint rules` in sync (STYLE.md item 8).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { lintBytes, type FindingSeverity } from '../src/lint/engine.js';
+import { RULES, ruleDocsUrl } from '../src/rules/index.js';
+import type { Rule, Severity } from '../src/rules/rule.js';
+import { ROOT, SHARED, runCli } from './helpers/cli.js';
+import { discoverRuleCases } from './helpers/rule-fixtures.js';
+
+const RULES_DIR = path.join(ROOT, 'src', 'rules');
+const DOCS_DIR = path.join(ROOT, 'docs', 'rules');
+/** Files in src/rules that are not rules. */
+const NOT_RULES = new Set(['index.ts', 'rule.ts']);
+
+const ids = RULES.map((r) => r.meta.id);
+
+/** Rule ids from the files under src/rules (a provider rule `<target>/<id>` sits in a folder). */
+function ruleFiles(dir = RULES_DIR, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory())
+      out.push(...ruleFiles(path.join(dir, entry.name), `${prefix}${entry.name}/`));
+    else if (entry.name.endsWith('.ts') && !(prefix === '' && NOT_RULES.has(entry.name))) {
+      out.push(prefix + entry.name.slice(0, -3));
+    }
+  }
+  return out.sort();
+}
+
+/** The rows of the rule table in SPEC.md §3: id and default severity. */
+function specRuleTable(): Map<string, Severity> {
+  const spec = readFileSync(path.join(SHARED, 'SPEC.md'), 'utf8');
+  const start = spec.indexOf('## 3. Lint rules');
+  const end = spec.indexOf('\n## ', start + 1);
+  expect(start, 'SPEC.md has a "## 3. Lint rules" section').toBeGreaterThan(-1);
+  const section = spec.slice(start, end === -1 ? undefined : end);
+  const rows = new Map<string, Severity>();
+  for (const line of section.split('\n')) {
+    const m = /^\|\s*`([^`]+)`\s*\|\s*(off|warn|error)\b[^|]*\|/.exec(line);
+    if (m !== null) rows.set(m[1]!, m[2] as Severity);
+  }
+  return rows;
+}
+
+/** A markdown section's body, from its `## title` to the next `## ` heading. */
+function section(markdown: string, title: string): string | undefined {
+  const start = markdown.indexOf(`\n## ${title}\n`);
+  if (start === -1) return undefined;
+  const from = start + title.length + 5;
+  const end = markdown.indexOf('\n## ', from);
+  return markdown.slice(from, end === -1 ? undefined : end);
+}
+
+/** The first ```json block of a section. */
+function jsonExample(body: string | undefined): string | undefined {
+  const m = body === undefined ? null : /```json\n([\s\S]*?)\n```/.exec(body);
+  return m === null ? undefined : m[1] + '\n';
+}
+
+/** Every rule at its default; the rule under test on (at its default, or `warn` when off). */
+function rulesFor(rule: Rule): Map<string, FindingSeverity> {
+  const out = new Map<string, FindingSeverity>();
+  for (const r of RULES)
+    if (r.meta.defaultSeverity !== 'off') out.set(r.meta.id, r.meta.defaultSeverity);
+  out.set(rule.meta.id, rule.meta.defaultSeverity === 'off' ? 'warn' : rule.meta.defaultSeverity);
+  return out;
+}
+
+/** A message template as a regex: `{name}` matches any text. */
+function templatePattern(template: string): RegExp {
+  const parts = template.split(/\{\w+\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('[\\s\\S]*')}$`);
+}
+
+describe('rule modules', () => {
+  it('every file under src/rules is a registered rule, and every rule has its file', () => {
+    expect(ruleFiles()).toEqual([...ids].sort());
+  });
+
+  it('has no duplicate ids', () => {
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  for (const id of ids) {
+    it(`${id}: src/rules/${id}.ts exports the rule with that id`, async () => {
+      const file = path.join(RULES_DIR, `${id}.ts`);
+      expect(existsSync(file)).toBe(true);
+      const mod = (await import(pathToFileURL(file).href)) as { default: Rule };
+      expect(mod.default.meta.id).toBe(id);
+      expect(mod.default).toBe(RULES.find((r) => r.meta.id === id));
+    });
+  }
+
+  it('ids are kebab-case (provider rules: <target>/<id>)', () => {
+    for (const id of ids) expect(id).toMatch(/^([a-z0-9]+(-[a-z0-9]+)*\/)?[a-z0-9]+(-[a-z0-9]+)*$/);
+  });
+});
+
+describe('SPEC.md §3 rule table', () => {
+  it('agrees with the registry on ids and default severities', () => {
+    const table = specRuleTable();
+    expect(table.size).toBeGreaterThan(0);
+    const registry = new Map(
+      RULES.filter((r) => r.meta.target === undefined).map((r) => [
+        r.meta.id,
+        r.meta.defaultSeverity,
+      ]),
+    );
+    expect(Object.fromEntries(registry)).toEqual(Object.fromEntries(table));
+  });
+});
+
+describe('rule docs', () => {
+  const readme = readFileSync(path.join(DOCS_DIR, 'README.md'), 'utf8');
+
+  for (const rule of RULES) {
+    const { id, defaultSeverity, fixable } = rule.meta;
+    describe(id, () => {
+      const file = path.join(DOCS_DIR, `${id}.md`);
+      const page = existsSync(file) ? readFileSync(file, 'utf8') : '';
+
+      it(`has docs/rules/${id}.md with a title, severity, fixability and every section`, () => {
+        expect(existsSync(file)).toBe(true);
+        expect(page.split('\n')[0]).toBe(`# \`${id}\``);
+        expect(page).toContain(`**Default severity:** \`${defaultSeverity}\``);
+        const fixLine = /\*\*Fixable:\*\* (\S+)/.exec(page);
+        expect(fixLine?.[1]?.startsWith(fixable === false ? 'no' : 'yes')).toBe(true);
+        for (const title of ['Why', 'Incorrect', 'Correct', 'Fix']) {
+          expect(section(page, title), `section "${title}"`).toBeDefined();
+        }
+        // "Why" is one paragraph.
+        expect(section(page, 'Why')!.trim()).not.toMatch(/\n\s*\n/);
+      });
+
+      it('its docs URL names that page', () => {
+        expect(ruleDocsUrl(id).endsWith(`docs/rules/${id}.md`)).toBe(true);
+      });
+
+      it('its "Incorrect" example is reported by the rule and its "Correct" example is not', () => {
+        const incorrect = jsonExample(section(page, 'Incorrect'));
+        const correct = jsonExample(section(page, 'Correct'));
+        expect(incorrect, 'an Incorrect json block').toBeDefined();
+        expect(correct, 'a Correct json block').toBeDefined();
+        const lint = (text: string) =>
+          lintBytes(`${id}.json`, Buffer.from(text, 'utf8'), { rules: rulesFor(rule) }).findings;
+        expect(lint(incorrect!).filter((f) => f.ruleId === id).length).toBeGreaterThan(0);
+        // The correct example is clean under every rule at its default.
+        expect(lint(correct!)).toEqual([]);
+      });
+
+      it('is listed in docs/rules/README.md with its default and fixability', () => {
+        const row = readme.split('\n').find((l) => l.startsWith(`| [\`${id}\`](./${id}.md) |`));
+        expect(row, `README row for ${id}`).toBeDefined();
+        const cells = row!.split('|').map((c) => c.trim());
+        expect(cells[2]!.split(' ')[0]).toBe(defaultSeverity);
+        expect(cells[3] === 'no').toBe(fixable === false);
+      });
+    });
+  }
+
+  it('README lists no rule that is not registered', () => {
+    const listed = [...readme.matchAll(/^\| \[`([^`]+)`\]/gm)].map((m) => m[1]);
+    expect(listed.sort()).toEqual([...ids].sort());
+  });
+
+  it('has no page for a rule that is not registered', () => {
+    const pages = readdirSync(DOCS_DIR)
+      .filter((f) => f.endsWith('.md') && f !== 'README.md')
+      .map((f) => f.slice(0, -3));
+    expect(pages.sort()).toEqual(ids.filter((id) => !id.includes('/')).sort());
+  });
+});
+
+describe('rule fixtures', () => {
+  const { cases } = discoverRuleCases();
+
+  for (const rule of RULES) {
+    const { id, messages } = rule.meta;
+    const mine = cases.filter((c) => c.ruleId === id);
+
+    it(`${id} has at least one valid and one invalid case`, () => {
+      expect(mine.filter((c) => c.name.startsWith('valid-')).length).toBeGreaterThan(0);
+      expect(mine.filter((c) => c.name.startsWith('invalid-')).length).toBeGreaterThan(0);
+    });
+
+    it(`${id}: every message template is used by some fixture`, () => {
+      const used = mine.flatMap(
+        (c) =>
+          JSON.parse(readFileSync(path.join(c.dir, 'expected.json'), 'utf8')) as {
+            message: string;
+          }[],
+      );
+      for (const [messageId, template] of Object.entries(messages)) {
+        const pattern = templatePattern(template);
+        expect(
+          used.some((f) => pattern.test(f.message)),
+          `message "${messageId}" of ${id} appears in no expected.json`,
+        ).toBe(true);
+      }
+    });
+  }
+});
+
+describe('histlint rules --format json', () => {
+  it('lists every rule with its default, fixability and docs URL', async () => {
+    const r = await runCli(['rules', '--format', 'json']);
+    expect(r.code).toBe(0);
+    const rows = JSON.parse(r.stdout) as {
+      id: string;
+      defaultSeverity: string;
+      fixable: string | null;
+      docs: string;
+    }[];
+    expect(rows.map((x) => x.id)).toEqual(ids);
+    for (const rule of RULES) {
+      const row = rows.find((x) => x.id === rule.meta.id)!;
+      expect(row.defaultSeverity).toBe(rule.meta.defaultSeverity);
+      expect(row.fixable).toBe(rule.meta.fixable === false ? null : rule.meta.fixable);
+      expect(row.docs).toBe(ruleDocsUrl(rule.meta.id));
+      expect(existsSync(path.join(DOCS_DIR, `${rule.meta.id}.md`))).toBe(true);
+    }
+  });
+});
