@@ -158,7 +158,13 @@ describe('exit codes', () => {
       }
       return (readFile as (...a: unknown[]) => Promise<unknown>)(file, ...rest);
     }) as typeof fsp.readFile);
-    const { code, report, stderr } = await lintJson(['a.json', 'locked.json', 'z.json'], { cwd });
+    // --jobs 1: the mocked readFile exists in this thread only, not in worker threads.
+    const { code, report, stderr } = await lintJson(
+      ['--jobs', '1', 'a.json', 'locked.json', 'z.json'],
+      {
+        cwd,
+      },
+    );
     expect(code).toBe(2);
     expect(rulesOf(report)).toMatchObject({
       'a.json': ['dangling-tool-call'],
@@ -169,7 +175,9 @@ describe('exit codes', () => {
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(stderr).toContain('locked.json');
     expect(stderr).toContain('permission denied');
-    const stylish = await histlint(['lint', 'a.json', 'locked.json', 'z.json'], { cwd });
+    const stylish = await histlint(['lint', '--jobs', '1', 'a.json', 'locked.json', 'z.json'], {
+      cwd,
+    });
     expect(stylish.code).toBe(2);
     expect(stylish.stdout).toContain('a.json');
     expect(stylish.stdout).toContain('z.json');
@@ -185,7 +193,8 @@ describe('exit codes', () => {
       }
       return (readFile as (...a: unknown[]) => Promise<unknown>)(file, ...rest);
     }) as typeof fsp.readFile);
-    const { code, report } = await lintJson(['a.json', 'locked.json'], { cwd });
+    // --jobs 1: the mocked readFile exists in this thread only, not in worker threads.
+    const { code, report } = await lintJson(['--jobs', '1', 'a.json', 'locked.json'], { cwd });
     expect(code).toBe(2);
     const entry = report.files.find((f) => f.file === 'locked.json');
     expect(entry, 'locked.json is missing from the report').toBeDefined();

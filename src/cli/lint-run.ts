@@ -6,7 +6,19 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config/load.js';
 import { FORMAT_NAMES, TARGETS, type Config } from '../config/schema.js';
-import { countFindings, lintBytes, type FileResult, type LintOptions } from '../lint/engine.js';
+import { countFindings, lintBytes, type FileResult } from '../lint/engine.js';
+import { runTasks } from '../lint/pool.js';
+import { parseShard, shardOf } from '../lint/shard.js';
+import {
+  isEventLogFile,
+  mergeRanges,
+  splitAtLines,
+  toLintOptions,
+  type LintTask,
+  type TaskOptions,
+  type TaskResult,
+} from '../lint/tasks.js';
+import { availableParallelism } from 'node:os';
 import { fixBytes, isEmptyPlan, planFixes } from '../lint/fix.js';
 import { SeverityResolver } from '../lint/severity.js';
 import { kindFromName } from '../model/document.js';
@@ -17,15 +29,7 @@ import { RULES, ruleById, ruleDocsUrl } from '../rules/index.js';
 import type { Severity } from '../rules/rule.js';
 import { colorLevel } from './color.js';
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
-import {
-  describeFsError,
-  expandInputs,
-  print,
-  readStdin,
-  writeAtomic,
-  type InputRef,
-  type Io,
-} from './io.js';
+import { expandInputs, print, readStdin, writeAtomic, type InputRef, type Io } from './io.js';
 import { oneLine } from './options.js';
 import { packageVersion } from './package-info.js';
 
@@ -46,6 +50,9 @@ export interface LintFlags {
   pointer?: string;
   target?: string;
   color?: boolean;
+  jobs?: number;
+  shard?: string;
+  progress?: boolean;
 }
 
 function parseRuleFlags(values: readonly string[]): Map<string, Severity> {
@@ -116,63 +123,94 @@ export async function runLint(
   }
 
   const resolver = new SeverityResolver(config, loaded.dir, cliRules, target);
-  const files: FileResult[] = [];
-  let exit = EXIT_OK;
-  let interrupted = false;
-  for (const input of inputs) {
-    if (io.signal?.aborted) {
-      interrupted = true;
-      break;
-    }
-    let bytes: Uint8Array;
-    try {
-      if (input.absolute === undefined) bytes = await readStdin(io);
-      else {
-        const stat = await fs.stat(input.absolute);
-        if (stat.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
-        bytes = await fs.readFile(input.absolute);
-      }
-    } catch (e) {
-      const message = `cannot read: ${describeFsError(e)}`;
-      print(io.stderr, `histlint: ${input.display}: ${message}\n`);
-      files.push({
-        file: input.display,
-        findings: [],
-        errorCount: 0,
-        warningCount: 0,
-        error: { message },
-      });
-      exit = EXIT_USAGE;
-      continue;
-    }
+  if (flags.shard !== undefined) {
+    const shard = parseShard(flags.shard);
+    if (shard === null)
+      throw new UsageError(`--shard "${flags.shard}": expected i/n with 1 <= i <= n`);
+    inputs = shardOf(inputs, shard);
+  }
+  const jobs = flags.jobs ?? availableParallelism();
+  const leavePending = flags.leavePending === true;
+  const taskOptionsFor = (input: InputRef): TaskOptions => {
     const rules = resolver.forFile(input.absolute);
     const kind = kindFromName(input.absolute ?? flags.stdinFilename ?? '');
-    const options: LintOptions = { rules, pointer, leavePending: flags.leavePending === true };
-    if (from !== undefined) options.from = from;
-    if (kind !== undefined) options.kind = kind;
-    let result = lintBytes(input.display, bytes, options);
-    if (flags.fix && input.absolute !== undefined && result.findings.length > 0) {
-      const plan = planFixes(rules);
-      if (!isEmptyPlan(plan)) {
-        const fixed = fixBytes(bytes, kind, plan, {
-          pointer,
-          leavePending: flags.leavePending === true,
-          ...(from === undefined ? {} : { from }),
-        });
-        if (fixed !== null) {
-          try {
-            await writeAtomic(await fs.realpath(input.absolute), fixed);
-            result = lintBytes(input.display, Buffer.from(fixed, 'utf8'), options);
-          } catch (e) {
-            print(io.stderr, `histlint: ${input.display}: cannot write the fix: ${oneLine(e)}\n`);
-            exit = EXIT_USAGE;
-          }
-        }
+    const o: TaskOptions = { rules: [...rules], pointer, leavePending };
+    if (from !== undefined) o.from = from;
+    if (kind !== undefined) o.kind = kind;
+    return o;
+  };
+
+  // One task per file; a big JSONL file is cut into line-aligned byte ranges so all cores share it.
+  const tasks: LintTask[] = [];
+  const slots: { input: InputRef; first: number; count: number }[] = [];
+  let totalBytes = 0;
+  for (const input of inputs) {
+    if (input.absolute === undefined) {
+      slots.push({ input, first: -1, count: 0 });
+      continue;
+    }
+    const options = taskOptionsFor(input);
+    const size = await fs.stat(input.absolute).then(
+      (st) => (st.isFile() ? st.size : 0),
+      () => 0,
+    );
+    totalBytes += size;
+    const first = tasks.length;
+    if (
+      jobs > 1 &&
+      size >= SPLIT_MIN_BYTES &&
+      (options.kind ?? kindFromName(input.absolute)) === 'jsonl' &&
+      !(await isEventLogFile(input.absolute, toLintOptions(options)))
+    ) {
+      const ranges = await splitAtLines(
+        input.absolute,
+        size,
+        Math.max(SPLIT_MIN_BYTES / 2, Math.ceil(size / (jobs * 4))),
+      );
+      for (const range of ranges)
+        tasks.push({ file: input.display, absolute: input.absolute, options, range });
+    } else {
+      tasks.push({ file: input.display, absolute: input.absolute, options });
+    }
+    slots.push({ input, first, count: tasks.length - first });
+  }
+
+  const progress = createProgress(io, flags.progress, totalBytes, tasks.length);
+  // Starting threads costs more than a little work: without --jobs, small runs stay in this thread.
+  const small = tasks.length < SMALL_RUN_FILES && totalBytes < SMALL_RUN_BYTES;
+  const workers = flags.jobs === undefined && small ? 1 : jobs;
+  const taskResults = await runTasks(tasks, workers, (r) => progress.update(r.bytes), io.signal);
+  progress.done();
+
+  const files: FileResult[] = [];
+  let exit = EXIT_OK;
+  let interrupted = io.signal?.aborted === true;
+  for (const slot of slots) {
+    const input = slot.input;
+    let result: FileResult;
+    if (slot.first === -1) {
+      const options = toLintOptions(taskOptionsFor(input));
+      result = lintBytes(input.display, await readStdin(io), options);
+    } else {
+      const parts = taskResults.slice(slot.first, slot.first + slot.count);
+      if (parts.some((p) => p === undefined)) {
+        interrupted = true;
+        break;
       }
+      result = mergeRanges(parts as TaskResult[]);
+    }
+    if (result.error !== undefined) {
+      print(io.stderr, `histlint: ${input.display}: ${result.error.message}\n`);
+      exit = EXIT_USAGE;
+    }
+    if (flags.fix && input.absolute !== undefined && result.findings.length > 0) {
+      const fixed = await applyFix(input, result, taskOptionsFor(input), io);
+      if (fixed.error) exit = EXIT_USAGE;
+      result = fixed.result;
     }
     if (flags.quiet) {
       const findings = result.findings.filter((f) => f.severity === 'error');
-      result = { file: result.file, findings, ...countFindings(findings) };
+      result = { ...result, findings, ...countFindings(findings) };
     }
     files.push(result);
   }
@@ -207,4 +245,75 @@ export async function runLint(
     exit = Math.max(exit, EXIT_FINDINGS);
   }
   return exit;
+}
+
+/** Below both of these, a run without --jobs does not start worker threads. */
+const SMALL_RUN_FILES = 16;
+const SMALL_RUN_BYTES = 4 * 1024 * 1024;
+
+/** JSONL files at least this big are split across workers. */
+const SPLIT_MIN_BYTES = 32 * 1024 * 1024;
+
+/** `--fix` for one file: the enabled rules' fixes, written atomically, then a fresh lint of the new text. */
+async function applyFix(
+  input: InputRef,
+  result: FileResult,
+  taskOptions: TaskOptions,
+  io: Io,
+): Promise<{ result: FileResult; error: boolean }> {
+  const options = toLintOptions(taskOptions);
+  const plan = planFixes(options.rules);
+  if (isEmptyPlan(plan)) return { result, error: false };
+  try {
+    const bytes = await fs.readFile(input.absolute!);
+    const kind = options.kind ?? kindFromName(input.absolute!);
+    const fixed = fixBytes(bytes, kind, plan, {
+      pointer: taskOptions.pointer,
+      leavePending: taskOptions.leavePending,
+      ...(taskOptions.from === undefined ? {} : { from: taskOptions.from }),
+    });
+    if (fixed === null) return { result, error: false };
+    await writeAtomic(await fs.realpath(input.absolute!), fixed);
+    return { result: lintBytes(input.display, Buffer.from(fixed, 'utf8'), options), error: false };
+  } catch (e) {
+    print(io.stderr, `histlint: ${input.display}: cannot write the fix: ${oneLine(e)}\n`);
+    return { result, error: true };
+  }
+}
+
+/** Progress on standard error: on a terminal, or with --progress; never on standard output. */
+function createProgress(
+  io: Io,
+  flag: boolean | undefined,
+  totalBytes: number,
+  totalTasks: number,
+): { update(bytes: number): void; done(): void } {
+  const tty = io.stderr.isTTY === true;
+  if (!(flag === true || (flag === undefined && tty)) || totalTasks === 0)
+    return { update() {}, done() {} };
+  const started = Date.now();
+  let bytes = 0;
+  let tasks = 0;
+  let last = 0;
+  const render = (final: boolean): void => {
+    const seconds = Math.max((Date.now() - started) / 1000, 0.001);
+    const rate = bytes / 1e6 / seconds;
+    const left = rate > 0 ? Math.max(0, (totalBytes - bytes) / 1e6 / rate) : 0;
+    const text = `linted ${tasks}/${totalTasks} (${(bytes / 1e6).toFixed(1)} of ${(totalBytes / 1e6).toFixed(1)} MB, ${rate.toFixed(1)} MB/s, ${final ? 'done' : `~${Math.ceil(left)} s left`})`;
+    print(io.stderr, tty ? `\r${text}\u001b[K${final ? '\n' : ''}` : `${text}\n`);
+  };
+  return {
+    update(b) {
+      bytes += b;
+      tasks++;
+      const now = Date.now();
+      if (now - last >= (tty ? 100 : 1000)) {
+        last = now;
+        render(false);
+      }
+    },
+    done() {
+      render(true);
+    },
+  };
 }

@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { registerConvert } from './commands/convert.js';
 import { registerId } from './commands/id.js';
 import { registerLint } from './commands/lint.js';
+import { registerMergeReports } from './commands/merge-reports.js';
 import { registerNormalize } from './commands/normalize.js';
 import { registerRules } from './commands/rules.js';
 import { registerSanitize } from './commands/sanitize.js';
@@ -44,6 +45,7 @@ function buildProgram(ctx: CommandContext): Command {
   registerSchema(program, ctx);
   registerId(program, ctx);
   registerRules(program, ctx);
+  registerMergeReports(program, ctx);
   return program;
 }
 

@@ -18,6 +18,13 @@ export function nonNegativeInt(value: string): number {
   return Number(value);
 }
 
+/** Parses a whole number of 1 or more. */
+export function positiveInt(value: string): number {
+  if (!/^[1-9][0-9]*$/.test(value))
+    throw new InvalidArgumentError('expected a whole number (1 or more)');
+  return Number(value);
+}
+
 /** Collects a repeatable option's values. */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];

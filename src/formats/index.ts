@@ -1,11 +1,14 @@
 /**
- * The format registry: every format by name, in detection order.
+ * The format registry: every format by name, in detection order. The most
+ * distinctive shapes come first; openai-chat, whose plain role/content
+ * messages many formats share, is the fallback for ambiguous histories.
  */
 import type { ConversationFormat } from './format.js';
 import { nativeFormat } from './native.js';
+import { openaiResponsesFormat } from './openai-responses.js';
 
 /** Every format, in the order `--from auto` tries them. */
-export const FORMATS: readonly ConversationFormat[] = [nativeFormat];
+export const FORMATS: readonly ConversationFormat[] = [nativeFormat, openaiResponsesFormat];
 
 /** The names `--from` accepts. */
 export const FROM_NAMES: readonly string[] = ['auto', ...FORMATS.map((f) => f.name)];

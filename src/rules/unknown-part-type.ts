@@ -22,9 +22,11 @@ export default defineRule({
     },
   },
   check(subject, ctx) {
+    // A foreign format's own blocks with no v1 equivalent are carried as `<format>:<type>`: known there.
+    const own = `${subject.format}:`;
     subject.messages.forEach((m, i) => {
       m.parts.forEach((part, j) => {
-        if (!KNOWN.has(part.type)) {
+        if (!KNOWN.has(part.type) && !part.type.startsWith(own)) {
           ctx.report({
             messageId: 'unknown',
             data: { type: part.type },
@@ -39,7 +41,8 @@ export default defineRule({
               isObject(item) &&
               typeof item.type === 'string' &&
               !CONTENT.has(item.type) &&
-              !KNOWN.has(item.type)
+              !KNOWN.has(item.type) &&
+              !item.type.startsWith(own)
             ) {
               ctx.report({
                 messageId: 'unknownContent',

@@ -3,7 +3,13 @@
  */
 import { Option, type Command } from 'commander';
 import type { LintFlags } from '../lint-run.js';
-import { addReadOptions, collect, nonNegativeInt, type CommandContext } from '../options.js';
+import {
+  addReadOptions,
+  collect,
+  nonNegativeInt,
+  positiveInt,
+  type CommandContext,
+} from '../options.js';
 
 /** The output formats (kept here so `--help` needs no reporter code). */
 const FORMATS = ['stylish', 'json', 'sarif', 'github', 'junit'];
@@ -39,6 +45,14 @@ export function registerLint(program: Command, ctx: CommandContext): void {
         TARGETS,
       ),
     )
+    .option(
+      '-j, --jobs <n>',
+      'worker threads (default: the number of cores; 1 lints in this thread)',
+      positiveInt,
+    )
+    .option('--shard <i/n>', 'lint only shard i of n of the file list (for CI matrices)')
+    .option('--progress', 'show progress on standard error even when it is not a terminal')
+    .option('--no-progress', 'never show progress')
     .action(async (patterns: string[], opts: LintFlags) => {
       const { runLint } = await import('../lint-run.js');
       ctx.setExit(await runLint(patterns, opts, ctx.io));

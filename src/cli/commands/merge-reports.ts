@@ -1,0 +1,66 @@
+/**
+ * `histlint merge-reports FILES...`: one report from the JSON or SARIF
+ * reports of several `lint --shard i/n` runs.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit-codes.js';
+import { print, writeAtomic } from '../io.js';
+import type { CommandContext } from '../options.js';
+
+/** Adds the command. */
+export function registerMergeReports(program: Command, ctx: CommandContext): void {
+  program
+    .command('merge-reports')
+    .description('merge the JSON or SARIF reports of several `lint --shard` runs into one')
+    .argument('<files...>', 'the reports (all JSON or all SARIF)')
+    .option(
+      '-o, --output-file <file>',
+      'write the merged report to FILE instead of standard output',
+    )
+    .action(async (files: string[], opts: { outputFile?: string }) => {
+      const { isJsonLintReport, isSarifLog, mergeJsonReports, mergeSarifLogs } =
+        await import('../../reporters/merge.js');
+      const values: unknown[] = [];
+      for (const file of files) {
+        let text: string;
+        try {
+          text = await fs.readFile(path.resolve(ctx.io.cwd, file), 'utf8');
+        } catch {
+          throw new UsageError(`${file}: cannot read the report`);
+        }
+        try {
+          values.push(JSON.parse(text));
+        } catch {
+          throw new UsageError(`${file}: not JSON`);
+        }
+      }
+      let merged: unknown;
+      let errors: number;
+      if (values.every(isJsonLintReport)) {
+        const m = mergeJsonReports(values);
+        errors = m.errorCount;
+        merged = m;
+      } else if (values.every(isSarifLog)) {
+        const m = mergeSarifLogs(values);
+        errors = m.runs.reduce(
+          (n, r) =>
+            n + (r.results ?? []).filter((x) => (x as { level?: string }).level === 'error').length,
+          0,
+        );
+        merged = m;
+      } else {
+        const bad =
+          files[values.findIndex((v) => !isJsonLintReport(v) && !isSarifLog(v))] ?? files[0];
+        throw new UsageError(
+          `${bad}: not a histlint JSON report or SARIF log (all reports must be of one kind)`,
+        );
+      }
+      const text = JSON.stringify(merged, null, 2) + '\n';
+      if (opts.outputFile === undefined) print(ctx.io.stdout, text);
+      else await writeAtomic(path.resolve(ctx.io.cwd, opts.outputFile), text);
+      // Like lint itself: the merged run has errors, so CI fails on it.
+      ctx.setExit(errors > 0 ? EXIT_FINDINGS : EXIT_OK);
+    });
+}

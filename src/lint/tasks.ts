@@ -1,0 +1,266 @@
+/**
+ * Lint work units that can run in a worker thread: a whole file, or a byte
+ * range of a big JSONL file cut at line starts. JSONL is read in chunks, never
+ * whole, so memory stays bounded whatever the file size.
+ */
+import { promises as fs } from 'node:fs';
+import { SourceError } from '../model/errors.js';
+import { firstInvalidUtf8, kindFromName } from '../model/document.js';
+import {
+  countFindings,
+  lintBytes,
+  lintText,
+  sortFindings,
+  type EnabledRules,
+  type FileResult,
+  type Finding,
+  type FindingSeverity,
+  type LintOptions,
+} from './engine.js';
+import { formatByName } from '../formats/index.js';
+import type { JsonValue } from '../model/json.js';
+
+/** Lint options in a form that crosses a thread boundary. */
+export interface TaskOptions {
+  rules: [string, FindingSeverity][];
+  from?: string;
+  pointer: string[];
+  leavePending: boolean;
+  kind?: 'json' | 'jsonl';
+}
+
+/** A unit of lint work. */
+export interface LintTask {
+  file: string;
+  absolute: string;
+  options: TaskOptions;
+  /** For a slice of a JSONL file: bytes [start, end), where start is a line start. */
+  range?: { start: number; end: number };
+}
+
+/** What a task returns. */
+export interface TaskResult extends FileResult {
+  /** For a range: how many line ends it holds (to number the next range's lines). */
+  newlines?: number;
+  /** Bytes read (for progress). */
+  bytes: number;
+}
+
+const CHUNK = 1 << 20;
+const DECODER = new TextDecoder('utf-8', { fatal: true });
+
+/** Lint options from task options. */
+export function toLintOptions(o: TaskOptions): LintOptions {
+  const rules: EnabledRules = new Map(o.rules);
+  const out: LintOptions = { rules, pointer: o.pointer, leavePending: o.leavePending };
+  if (o.from !== undefined) out.from = o.from;
+  if (o.kind !== undefined) out.kind = o.kind;
+  return out;
+}
+
+/** A parse-error finding for a line whose bytes are not UTF-8. */
+function badBytesFinding(bytes: Uint8Array, line: number, severity: FindingSeverity): Finding {
+  const at = Math.max(firstInvalidUtf8(bytes), 0);
+  const column = DECODER.decode(bytes.subarray(0, at)).length + 1;
+  const hex = (bytes[at] ?? 0).toString(16).toUpperCase().padStart(2, '0');
+  return {
+    ruleId: 'parse-error',
+    severity,
+    message: `not UTF-8: invalid byte 0x${hex}`,
+    pointer: '',
+    line,
+    column,
+  };
+}
+
+/** Calls `onLine` for each line of bytes [start, end) of a file, read in chunks. Returns the number of line ends seen. */
+async function forEachLine(
+  absolute: string,
+  start: number,
+  end: number,
+  onLine: (bytes: Uint8Array, index: number) => void,
+): Promise<number> {
+  const handle = await fs.open(absolute, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let carry: Buffer | null = null;
+    let position = start;
+    let index = 0;
+    while (position < end) {
+      const { bytesRead } = await handle.read(buf, 0, Math.min(CHUNK, end - position), position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      let from = 0;
+      for (;;) {
+        const nl = buf.indexOf(10, from);
+        if (nl === -1 || nl >= bytesRead) break;
+        const piece = buf.subarray(from, nl);
+        onLine(carry === null ? piece : Buffer.concat([carry, piece]), index++);
+        carry = null;
+        from = nl + 1;
+      }
+      if (from < bytesRead) {
+        const rest = Buffer.from(buf.subarray(from, bytesRead));
+        carry = carry === null ? rest : Buffer.concat([carry, rest]);
+      }
+    }
+    if (carry !== null && carry.length > 0) onLine(carry, index++);
+    return index;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** True when a line's text is only whitespace. */
+function isBlank(text: string): boolean {
+  return /^[ \t\r]*$/.test(text);
+}
+
+/** True when a JSONL file's first line is an event of an event-log format (one conversation per file). */
+export async function isEventLogFile(absolute: string, options: LintOptions): Promise<boolean> {
+  if ((options.pointer ?? []).length > 0) return false;
+  if (options.from !== undefined && options.from !== 'auto') return options.from === 'claude-code';
+  const format = formatByName('claude-code');
+  if (format === undefined) return false;
+  const handle = await fs.open(absolute, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(1 << 16);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    const text = buf.subarray(0, bytesRead).toString('utf8');
+    const first = text.split('\n').find((l) => !isBlank(l));
+    if (first === undefined) return false;
+    try {
+      return format.detect([JSON.parse(first) as JsonValue]);
+    } catch {
+      return false;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Lints JSONL lines of bytes [start, end) one by one; line numbers start at 1 within the range. */
+async function lintJsonlRange(
+  task: LintTask,
+  options: LintOptions,
+  start: number,
+  end: number,
+): Promise<TaskResult> {
+  const findings: Finding[] = [];
+  const parseSeverity = options.rules.get('parse-error');
+  const newlines = await forEachLine(task.absolute, start, end, (bytes, index) => {
+    const line = index + 1;
+    let text: string;
+    try {
+      text = DECODER.decode(bytes);
+    } catch {
+      if (parseSeverity !== undefined) findings.push(badBytesFinding(bytes, line, parseSeverity));
+      return;
+    }
+    // The BOM of the file's first line is not content.
+    if (start === 0 && index === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    if (isBlank(text)) return;
+    for (const f of lintText(text, options, line)) findings.push(f);
+  });
+  return {
+    file: task.file,
+    findings: sortFindings(findings),
+    ...countFindings(findings),
+    newlines,
+    bytes: end - start,
+  };
+}
+
+/** Runs one task: the unit of work a worker thread does. */
+export async function runLintTask(task: LintTask): Promise<TaskResult> {
+  const options = toLintOptions(task.options);
+  try {
+    const stat = await fs.stat(task.absolute);
+    if (stat.isDirectory()) throw new SourceError('is a directory, not a file');
+    const kind = options.kind ?? kindFromName(task.absolute) ?? 'json';
+    if (task.range !== undefined)
+      return await lintJsonlRange(task, options, task.range.start, task.range.end);
+    if (kind === 'jsonl' && !(await isEventLogFile(task.absolute, options))) {
+      const result = await lintJsonlRange(task, options, 0, stat.size);
+      delete result.newlines;
+      return result;
+    }
+    const bytes = await fs.readFile(task.absolute);
+    return { ...lintBytes(task.file, bytes, { ...options, kind }), bytes: bytes.length };
+  } catch (e) {
+    const message = e instanceof SourceError ? e.message : describeError(e);
+    return {
+      file: task.file,
+      findings: [],
+      errorCount: 0,
+      warningCount: 0,
+      error: { message: `cannot read: ${message}` },
+      bytes: 0,
+    };
+  }
+}
+
+function describeError(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EISDIR') return 'is a directory, not a file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'ELOOP') return 'too many levels of symbolic links';
+  return e instanceof Error ? e.message.split('\n')[0]! : String(e);
+}
+
+/**
+ * Splits a big JSONL file into byte ranges of about `size` bytes, each
+ * starting at a line start, by reading a little around each cut.
+ */
+export async function splitAtLines(
+  absolute: string,
+  total: number,
+  size: number,
+): Promise<{ start: number; end: number }[]> {
+  const cuts = [0];
+  const handle = await fs.open(absolute, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(1 << 16);
+    let guess = size;
+    while (guess < total) {
+      let at = guess;
+      let found = -1;
+      while (at < total && found === -1) {
+        const { bytesRead } = await handle.read(buf, 0, buf.length, at);
+        if (bytesRead === 0) break;
+        const nl = buf.subarray(0, bytesRead).indexOf(10);
+        if (nl !== -1) found = at + nl + 1;
+        else at += bytesRead;
+      }
+      if (found === -1 || found >= total) break;
+      cuts.push(found);
+      guess = found + size;
+    }
+  } finally {
+    await handle.close();
+  }
+  return cuts.map((start, k) => ({ start, end: cuts[k + 1] ?? total }));
+}
+
+/** Joins the results of one file's ranges: line numbers continue from range to range. */
+export function mergeRanges(parts: TaskResult[]): FileResult {
+  if (parts.length === 1) {
+    const { file, findings, errorCount, warningCount, error } = parts[0]!;
+    return error === undefined
+      ? { file, findings, errorCount, warningCount }
+      : { file, findings, errorCount, warningCount, error };
+  }
+  const findings: Finding[] = [];
+  let offset = 0;
+  let error: { message: string } | undefined;
+  for (const p of parts) {
+    for (const f of p.findings) findings.push({ ...f, line: f.line + offset });
+    offset += p.newlines ?? 0;
+    error ??= p.error;
+  }
+  const merged: FileResult = { file: parts[0]!.file, findings, ...countFindings(findings) };
+  if (error !== undefined) merged.error = error;
+  return merged;
+}
