@@ -1,0 +1,235 @@
+/**
+ * Scale features (issue 7): line-aligned byte ranges of a JSONL file lint to
+ * exactly what the whole file does, worker threads give the same results as
+ * one thread, shards cover the file list, and merged shard reports equal the
+ * unsharded report. Speed itself is measured by `npm run bench`, not here.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runTasks } from '../src/lint/pool.js';
+import { parseShard, shardOf } from '../src/lint/shard.js';
+import {
+  mergeRanges,
+  runLintTask,
+  splitAtLines,
+  type LintTask,
+  type TaskOptions,
+} from '../src/lint/tasks.js';
+import { RULES } from '../src/rules/index.js';
+import { ROOT, runCli } from './helpers/cli.js';
+
+const work = mkdtempSync(path.join(tmpdir(), 'histlint-scale-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const OPTIONS: TaskOptions = {
+  rules: RULES.filter((r) => r.meta.defaultSeverity !== 'off').map((r) => [
+    r.meta.id,
+    r.meta.defaultSeverity === 'error' ? 'error' : 'warn',
+  ]),
+  pointer: [],
+  leavePending: false,
+};
+
+/** One JSONL line: a small conversation, broken in one of several ways by `k`. */
+function line(k: number): string {
+  const call = {
+    type: 'tool-call',
+    id: `c${k}`,
+    name: 'f',
+    arguments: k % 5 === 0 ? '{"a":' : '{}',
+  };
+  const messages: unknown[] = [
+    { role: 'user', parts: [{ type: 'text', text: `question ${k} ✓` }] },
+    { role: 'assistant', parts: [call] },
+  ];
+  if (k % 3 !== 0)
+    messages.push({ role: 'tool', parts: [{ type: 'tool-result', callId: `c${k}`, content: [] }] });
+  if (k % 7 === 0)
+    messages.push({ role: 'tool', parts: [{ type: 'tool-result', callId: 'nope', content: [] }] });
+  return JSON.stringify({ version: 1, messages });
+}
+
+/** A JSONL text with blank lines, CRLF line ends, a bad JSON line and a line of bytes that are not UTF-8. */
+function jsonl(n: number): Buffer {
+  const pieces: Buffer[] = [];
+  for (let k = 0; k < n; k++) {
+    if (k % 11 === 4) pieces.push(Buffer.from('\n'));
+    if (k % 13 === 6) pieces.push(Buffer.from('{"version": 1, "messages": [\n'));
+    if (k % 17 === 8)
+      pieces.push(
+        Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]),
+      );
+    pieces.push(Buffer.from(line(k) + (k % 2 === 0 ? '\r\n' : '\n')));
+  }
+  return Buffer.concat(pieces);
+}
+
+describe('byte ranges of a JSONL file', () => {
+  const file = path.join(work, 'big.jsonl');
+  const bytes = jsonl(300);
+  writeFileSync(file, bytes);
+  const whole = (): Promise<ReturnType<typeof mergeRanges>> =>
+    runLintTask({ file: 'big.jsonl', absolute: file, options: OPTIONS }).then((r) =>
+      mergeRanges([r]),
+    );
+
+  it('are cut right after a line end and cover the file exactly', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: bytes.length + 10 }), async (size) => {
+        const ranges = await splitAtLines(file, bytes.length, size);
+        expect(ranges[0]!.start).toBe(0);
+        expect(ranges[ranges.length - 1]!.end).toBe(bytes.length);
+        for (let k = 1; k < ranges.length; k++) {
+          expect(ranges[k]!.start).toBe(ranges[k - 1]!.end);
+          expect(bytes[ranges[k]!.start - 1]).toBe(10);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('lint to exactly the findings of the whole file, line numbers included', async () => {
+    const expected = await whole();
+    expect(expected.findings.length).toBeGreaterThan(50);
+    expect(new Set(expected.findings.map((f) => f.ruleId))).toEqual(
+      new Set(['dangling-tool-call', 'orphan-tool-result', 'truncated-arguments', 'parse-error']),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 20_000 }), async (size) => {
+        const ranges = await splitAtLines(file, bytes.length, size);
+        const tasks: LintTask[] = ranges.map((range) => ({
+          file: 'big.jsonl',
+          absolute: file,
+          options: OPTIONS,
+          range,
+        }));
+        const parts = await Promise.all(tasks.map(runLintTask));
+        expect(mergeRanges(parts)).toEqual(expected);
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
+describe('worker threads', () => {
+  it.runIf(existsSync(path.join(ROOT, 'dist/lint/worker.js')))(
+    'give the results of one thread, in task order',
+    async () => {
+      const files = Array.from({ length: 12 }, (_, k) => {
+        const f = path.join(work, `w${k}.jsonl`);
+        writeFileSync(f, jsonl(20 + k * 3));
+        return f;
+      });
+      const tasks: LintTask[] = files.map((f) => ({
+        file: path.basename(f),
+        absolute: f,
+        options: OPTIONS,
+      }));
+      const one = await runTasks(tasks, 1);
+      const two = await runTasks(tasks, 2);
+      expect(two).toEqual(one);
+    },
+  );
+
+  it('lint --jobs 2 and --jobs 1 print byte-identical reports', async () => {
+    const dir = mkdtempSync(path.join(work, 'cli-'));
+    for (let k = 0; k < 20; k++)
+      writeFileSync(path.join(dir, `f${String(k).padStart(2, '0')}.jsonl`), jsonl(10 + k));
+    for (const format of ['json', 'stylish', 'sarif', 'github', 'junit']) {
+      const a = await runCli(['lint', '--jobs', '1', '--format', format, '*.jsonl'], { cwd: dir });
+      const b = await runCli(['lint', '--jobs', '2', '--format', format, '*.jsonl'], { cwd: dir });
+      expect(b.code).toBe(1);
+      expect(b.stdout).toBe(a.stdout);
+    }
+  });
+});
+
+describe('shards', () => {
+  it('parse i/n and refuse anything else', () => {
+    expect(parseShard('2/3')).toEqual({ index: 2, count: 3 });
+    for (const bad of ['0/3', '4/3', '1/0', 'a/b', '1', '1/2/3', '-1/2'])
+      expect(parseShard(bad)).toBeNull();
+  });
+
+  it('are disjoint and together hold every item, in order', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer(), { maxLength: 50 }),
+        fc.integer({ min: 1, max: 8 }),
+        (items, count) => {
+          const shards = Array.from({ length: count }, (_, i) =>
+            shardOf(items, { index: i + 1, count }),
+          );
+          expect(shards.flat().length).toBe(items.length);
+          expect([...shards.flat()].sort()).toEqual([...items].sort());
+        },
+      ),
+    );
+  });
+
+  it('merge-reports of the shards equals the unsharded report (JSON and SARIF)', async () => {
+    const dir = mkdtempSync(path.join(work, 'shards-'));
+    for (let k = 0; k < 9; k++) writeFileSync(path.join(dir, `s${k}.jsonl`), jsonl(5 + k));
+    const whole = JSON.parse(
+      (await runCli(['lint', '--format', 'json', '*.jsonl'], { cwd: dir })).stdout,
+    ) as {
+      files: { file: string }[];
+      errorCount: number;
+      warningCount: number;
+    };
+    for (const format of ['json', 'sarif']) {
+      const outs: string[] = [];
+      for (let i = 1; i <= 3; i++) {
+        const out = path.join(dir, `shard${i}.${format}`);
+        const r = await runCli(
+          ['lint', '--shard', `${i}/3`, '--format', format, '-o', out, '*.jsonl'],
+          { cwd: dir },
+        );
+        expect(r.code).toBe(1);
+        outs.push(out);
+      }
+      const merged = await runCli(['merge-reports', ...outs], { cwd: dir });
+      expect(merged.code).toBe(1);
+      const value = JSON.parse(merged.stdout) as Record<string, unknown>;
+      if (format === 'json') {
+        const m = value as typeof whole;
+        expect(m.errorCount).toBe(whole.errorCount);
+        expect(m.warningCount).toBe(whole.warningCount);
+        const byName = (a: { file: string }, b: { file: string }): number =>
+          a.file.localeCompare(b.file);
+        expect([...m.files].sort(byName)).toEqual([...whole.files].sort(byName));
+      } else {
+        const run = (value.runs as { results: unknown[]; artifacts: unknown[] }[])[0]!;
+        expect(run.artifacts).toHaveLength(9);
+        expect(run.results).toHaveLength(whole.errorCount + whole.warningCount);
+        // Every result's artifact index still names its own file.
+        for (const r of run.results as {
+          locations: { physicalLocation: { artifactLocation: { uri: string; index: number } } }[];
+        }[]) {
+          const loc = r.locations[0]!.physicalLocation.artifactLocation;
+          expect((run.artifacts[loc.index] as { location: { uri: string } }).location.uri).toBe(
+            loc.uri,
+          );
+        }
+      }
+    }
+  });
+
+  it('merge-reports refuses a mix of report kinds or a file that is no report', async () => {
+    const dir = mkdtempSync(path.join(work, 'bad-'));
+    writeFileSync(
+      path.join(dir, 'a.json'),
+      JSON.stringify({ files: [], errorCount: 0, warningCount: 0 }),
+    );
+    writeFileSync(path.join(dir, 'b.sarif'), JSON.stringify({ version: '2.1.0', runs: [] }));
+    writeFileSync(path.join(dir, 'c.json'), '{"hello": 1}');
+    expect((await runCli(['merge-reports', 'a.json', 'b.sarif'], { cwd: dir })).code).toBe(2);
+    const r = await runCli(['merge-reports', 'a.json', 'c.json'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('c.json');
+    expect(readFileSync(path.join(dir, 'a.json'), 'utf8')).toContain('files');
+  });
+});
