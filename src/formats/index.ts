@@ -4,11 +4,18 @@
  * messages many formats share, is the fallback for ambiguous histories.
  */
 import type { ConversationFormat } from './format.js';
+import { claudeCodeFormat } from './claude-code.js';
+import { geminiFormat } from './gemini.js';
 import { nativeFormat } from './native.js';
 import { openaiResponsesFormat } from './openai-responses.js';
 
 /** Every format, in the order `--from auto` tries them. */
-export const FORMATS: readonly ConversationFormat[] = [nativeFormat, openaiResponsesFormat];
+export const FORMATS: readonly ConversationFormat[] = [
+  nativeFormat,
+  claudeCodeFormat,
+  geminiFormat,
+  openaiResponsesFormat,
+];
 
 /** The names `--from` accepts. */
 export const FROM_NAMES: readonly string[] = ['auto', ...FORMATS.map((f) => f.name)];

@@ -1,0 +1,255 @@
+/**
+ * The Claude Code session reader: every corpus session reads, pairs and
+ * locates; event order, merged assistant events, sidechains and rewinds
+ * follow the hand-written cases of fixtures/formats/claude-code.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { normalizeHistory } from '../../src/core/normalize.js';
+import { claudeCodeFormat, type ClaudeCodeContext } from '../../src/formats/claude-code.js';
+import { SourceError } from '../../src/model/errors.js';
+import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
+import { parsePointer, valueAt } from '../../src/model/pointer.js';
+import { ROOT, SHARED } from '../helpers/cli.js';
+
+const CORPUS = path.join(SHARED, 'corpus');
+const SESSIONS = path.join(CORPUS, 'claude-code-jsonl');
+const FIXTURES = path.join(ROOT, 'fixtures', 'formats', 'claude-code');
+
+/** A session file as read() takes it: the JSONL lines joined into one array, or the JSON export as is. */
+function loadSession(file: string): JsonValue {
+  const text = readFileSync(path.join(SESSIONS, file), 'utf8');
+  if (file.endsWith('.json')) return parseJson(text);
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => parseJson(line));
+}
+
+const sessionFiles = existsSync(SESSIONS) ? readdirSync(SESSIONS).sort() : [];
+
+/** Every message and part is located at a node of the source; ids, arguments and signatures at their own field. */
+function expectLocatable(value: JsonValue, read: ReturnType<typeof claudeCodeFormat.read>): void {
+  const at = (pointer: string): JsonValue | undefined => valueAt(value, parsePointer(pointer));
+  read.conversation.messages.forEach((m, i) => {
+    const mp = read.locate(i);
+    expect(at(mp), `message ${i} at ${mp}`).toBeDefined();
+    m.parts.forEach((p, j) => {
+      const pp = read.locate(i, j);
+      expect(at(pp), `part ${i}/${j} at ${pp}`).toBeDefined();
+      expect(pp.startsWith(mp.replace(/\/\d+$/, '/'))).toBe(true);
+      for (const field of ['id', 'callId', 'signature', 'redacted']) {
+        if (typeof p[field] !== 'string') continue;
+        // Byte-exact: the field read is the very string at its pointer.
+        expect(at(read.locate(i, j, [field])), `${field} of ${i}/${j}`).toBe(p[field]);
+      }
+      if (p.type === 'tool-call') {
+        const input = at(read.locate(i, j, ['arguments']));
+        expect(read.locate(i, j, ['arguments']).endsWith('/input')).toBe(true);
+        expect(input).toBeDefined();
+      }
+    });
+  });
+}
+
+/** The events behind each message: role initial and event indices, e.g. `a26,27,28,29`. */
+function eventOutline(read: ReturnType<typeof claudeCodeFormat.read>): string {
+  return read.conversation.messages
+    .map((m, i) => {
+      const indices = new Set<number>([Number(parsePointer(read.locate(i))[0])]);
+      m.parts.forEach((_, j) => indices.add(Number(parsePointer(read.locate(i, j))[0])));
+      return m.role[0] + [...indices].join(',');
+    })
+    .join(' ');
+}
+
+describe('claude-code corpus', () => {
+  it('has the sessions', () => {
+    expect(sessionFiles.length).toBe(22);
+  });
+
+  for (const file of sessionFiles) {
+    it(`${file}: detects, reads, locates`, () => {
+      const value = loadSession(file);
+      expect(claudeCodeFormat.detect(value)).toBe(true);
+      const read = claudeCodeFormat.read(value);
+      expect(read.conversation.messages.length).toBeGreaterThan(0);
+      expectLocatable(value, read);
+    });
+  }
+
+  it('tells every session file by its first line alone (how a JSONL file is recognized)', () => {
+    for (const file of sessionFiles.filter((f) => f.endsWith('.jsonl'))) {
+      const first = (loadSession(file) as JsonValue[])[0]!;
+      expect(claudeCodeFormat.detect([first]), file).toBe(true);
+    }
+  });
+
+  it('pairs every call and result: normalize changes nothing but the broken edge_cases lines', () => {
+    for (const file of sessionFiles) {
+      const n = normalizeHistory(claudeCodeFormat.read(loadSession(file)).conversation.messages);
+      if (file === 'claude-code-log__edge_cases.jsonl') {
+        // Its results sit in a message with a misspelled "contenst" key and in a ["wow error"] content.
+        expect(n.repair.synthesized.map((s) => s.callId)).toEqual([
+          'tool_edge_002',
+          'toolu_todowrite_002',
+        ]);
+        expect(n.repair.dropped).toEqual([]);
+      } else {
+        expect(n.changed, file).toBe(false);
+      }
+    }
+  });
+
+  it('keeps every thinking signature of the main thread, byte-exact', () => {
+    for (const file of sessionFiles) {
+      const value = loadSession(file);
+      const read = claudeCodeFormat.read(value);
+      const ctx = read.context as ClaudeCodeContext;
+      const excluded = new Set([...ctx.sidechainEvents, ...ctx.abandonedEvents]);
+      const events = (Array.isArray(value) ? value : (value as JsonObject).loglines) as JsonValue[];
+      const expected: string[] = [];
+      events.forEach((e, i) => {
+        if (excluded.has(i) || ctx.skippedEvents.includes(i)) return;
+        const content = ((e as JsonObject).message as JsonObject).content;
+        if (!Array.isArray(content)) return;
+        for (const b of content) {
+          const block = b as JsonObject;
+          if (block.type === 'thinking' && typeof block.signature === 'string')
+            expected.push(block.signature);
+        }
+      });
+      const signatures = read.conversation.messages.flatMap((m) =>
+        m.parts.flatMap((p) => (typeof p.signature === 'string' ? [p.signature] : [])),
+      );
+      expect(signatures, file).toEqual(expected);
+    }
+  });
+
+  it('reads spotter__tool_heavy.jsonl in event order, merging one API message', () => {
+    const read = claudeCodeFormat.read(loadSession('spotter__tool_heavy.jsonl'));
+    expect(eventOutline(read)).toBe(
+      'u3 a4 t10 a11,12 t16 u17 u19 u20 u21 u25 a26,27,28,29 t31 t32 a33 t35 a36 t37 u38',
+    );
+    // Parallel results are siblings of the calls in the parentUuid tree; both stay, in file order.
+    const calls = read.conversation.messages[10]!.parts.filter((p) => p.type === 'tool-call');
+    expect(calls.map((p) => p.id)).toEqual([
+      'toolu_01DKTWcKpZ2ksZQmoKKfxiw6',
+      'toolu_01JJds55jYrYwd9TktNGndRY',
+    ]);
+  });
+
+  it('reads spotter__subagent.jsonl in event order, merging one API message', () => {
+    const read = claudeCodeFormat.read(loadSession('spotter__subagent.jsonl'));
+    expect(eventOutline(read)).toBe(
+      'u3 u4 a5,6,7,8,9,10,11 t12 t13 t14 t15 a16,17,18 t20 a21 t22 a23 t25 a26,27,28 t29 ' +
+        'a30,31,32 t33 a34,35 t55 a56,57 t65 a66 t67 u68 u70 a71 t75 a76,80 t81 t85 a86 t90 a91',
+    );
+    // The merged message keeps each event's identity, in order.
+    const pd = (read.conversation.messages[2]!.providerData as JsonObject)[
+      'claude-code'
+    ] as JsonObject;
+    expect((pd.events as JsonObject[]).map((e) => e.uuid)).toHaveLength(7);
+  });
+
+  it('reads a sub-agent transcript whole (all its events are sidechain)', () => {
+    const read = claudeCodeFormat.read(
+      loadSession('spotter__258c7280-ae70-4798-800f-63464d01a85d__subagents__agent-a881341.jsonl'),
+    );
+    const ctx = read.context as ClaudeCodeContext;
+    expect(ctx.subagentTranscript).toBe(true);
+    expect(ctx.sidechainEvents).toEqual([]);
+    expect(read.conversation.messages.length).toBe(6);
+  });
+});
+
+describe('claude-code fixtures', () => {
+  for (const name of readdirSync(FIXTURES).sort()) {
+    it(name, () => {
+      const source = parseJson(readFileSync(path.join(FIXTURES, name, 'source.json'), 'utf8'));
+      const expected = parseJson(readFileSync(path.join(FIXTURES, name, 'expected.json'), 'utf8'));
+      expect(claudeCodeFormat.detect(source)).toBe(true);
+      const read = claudeCodeFormat.read(source);
+      const actual = { conversation: read.conversation, context: read.context } as JsonValue;
+      expect(stringifyJson(actual)).toBe(stringifyJson(expected));
+      expectLocatable(source, read);
+      expect(normalizeHistory(read.conversation.messages).changed).toBe(false);
+    });
+  }
+
+  it('points a part below a tool result at the content block', () => {
+    const source = parseJson(
+      readFileSync(path.join(FIXTURES, 'block-mapping', 'source.json'), 'utf8'),
+    );
+    const read = claudeCodeFormat.read(source);
+    expect(read.locate(2, 0, ['content', 1])).toBe('/2/message/content/0/content/1');
+    expect(read.locate(2, 0, ['callId'])).toBe('/2/message/content/0/tool_use_id');
+    expect(read.locate(1, 3, ['arguments'])).toBe('/1/message/content/3/input');
+    expect(read.locate(1, 0, ['redacted'])).toBe('/1/message/content/0/data');
+    expect(read.locate(0)).toBe('/0');
+  });
+
+  it('locates a string content and the loglines export', () => {
+    const source = parseJson(
+      readFileSync(path.join(FIXTURES, 'loglines-export', 'source.json'), 'utf8'),
+    );
+    const read = claudeCodeFormat.read(source);
+    expect(read.locate(0, 0)).toBe('/loglines/0/message/content');
+    expect(read.locate(1, 1, ['id'])).toBe('/loglines/1/message/content/1/id');
+  });
+});
+
+describe('claude-code format', () => {
+  it('is read only', () => {
+    expect(claudeCodeFormat.readOnly).toBe(true);
+    const read = claudeCodeFormat.read(loadSession('spotter__short.jsonl'));
+    expect(() => claudeCodeFormat.write(read.conversation, read.context)).toThrow(SourceError);
+    expect(() => claudeCodeFormat.write(read.conversation)).toThrow(/read only/);
+  });
+
+  it('rejects the other formats of the corpus and v1 conversations', () => {
+    const values: [string, JsonValue][] = [];
+    for (const folder of [
+      'anthropic',
+      'bedrock-converse',
+      'gemini',
+      'openai-chat',
+      'openai-responses',
+      'openai-agents-runstate',
+      'vercel-ai-uimessage-stream',
+    ]) {
+      const dir = path.join(CORPUS, folder);
+      for (const file of readdirSync(dir)) {
+        const text = readFileSync(path.join(dir, file), 'utf8');
+        if (file.endsWith('.json')) values.push([`${folder}/${file}`, parseJson(text)]);
+        else
+          text.split('\n').forEach((line, k) => {
+            if (line.trim() === '') return;
+            const rec = parseJson(line) as JsonObject;
+            values.push([`${folder}/${file}:${k + 1}`, rec.request ?? rec.messages ?? rec]);
+          });
+      }
+    }
+    const core = path.join(ROOT, 'fixtures', 'core');
+    for (const op of readdirSync(core)) {
+      for (const c of readdirSync(path.join(core, op))) {
+        const file = path.join(core, op, c, 'input.json');
+        if (existsSync(file)) values.push([file, parseJson(readFileSync(file, 'utf8'))]);
+      }
+    }
+    expect(values.length).toBeGreaterThan(80);
+    for (const [label, value] of values) expect(claudeCodeFormat.detect(value), label).toBe(false);
+  });
+
+  it('refuses to read what is not a session', () => {
+    expect(() => claudeCodeFormat.read({ messages: [] })).toThrow(/not claude-code/);
+    expect(() => claudeCodeFormat.read([{ role: 'user', content: 'hi' }])).toThrow(
+      /not claude-code/,
+    );
+    expect(claudeCodeFormat.detect([{ type: 'summary', text: 'x' }])).toBe(false);
+    expect(
+      claudeCodeFormat.detect([{ type: 'user', message: { role: 'user', content: 'x' } }]),
+    ).toBe(false);
+  });
+});

@@ -1,0 +1,400 @@
+/**
+ * The Gemini adapter: lossless round trip of every corpus record, strict
+ * detection, the hand-written cases of fixtures/formats/gemini, normalize
+ * through the format, and locate pointers into the source.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
+import { analyzePairing } from '../../src/core/pairing.js';
+import type { Conversation } from '../../src/formats/format.js';
+import { GEMINI_SKIP_SIGNATURE, geminiFormat } from '../../src/formats/gemini.js';
+import { withMessages } from '../../src/formats/native.js';
+import {
+  jsonEqual,
+  parseJson,
+  stringifyJson,
+  type JsonObject,
+  type JsonValue,
+} from '../../src/model/json.js';
+import { parsePointer, valueAt } from '../../src/model/pointer.js';
+import { ROOT, SHARED } from '../helpers/cli.js';
+
+const CORPUS = path.join(SHARED, 'corpus');
+const FIXTURES = path.join(ROOT, 'fixtures', 'formats', 'gemini');
+
+interface CorpusRecord {
+  label: string;
+  value: JsonValue;
+}
+
+/** The conversations of a corpus folder: `/request` of each JSONL record (or `/messages`), or each JSON file whole. */
+function corpusRecords(folder: string): CorpusRecord[] {
+  const dir = path.join(CORPUS, folder);
+  if (!existsSync(dir)) return [];
+  const out: CorpusRecord[] = [];
+  for (const file of readdirSync(dir).sort()) {
+    const text = readFileSync(path.join(dir, file), 'utf8');
+    if (file.endsWith('.jsonl')) {
+      const lines = text.split('\n');
+      const events: JsonValue[] = [];
+      lines.forEach((line, i) => {
+        if (line.trim() === '') return;
+        const v = parseJson(line);
+        events.push(v);
+        if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+          const rec = v as JsonObject;
+          const conv = rec.request ?? rec.messages;
+          if (conv !== undefined) out.push({ label: `${folder}/${file}:${i + 1}`, value: conv });
+        }
+      });
+      // Session logs (one event a line) are read as one array.
+      if (folder === 'claude-code-jsonl') out.push({ label: `${folder}/${file}`, value: events });
+    } else if (file.endsWith('.json')) {
+      out.push({ label: `${folder}/${file}`, value: parseJson(text) });
+    }
+  }
+  return out;
+}
+
+const geminiRecords = corpusRecords('gemini').filter((r) => r.label.endsWith('.json') === false);
+
+function readFixture(name: string, file: string): JsonValue {
+  return parseJson(readFileSync(path.join(FIXTURES, name, file), 'utf8'));
+}
+
+/** Every v1 message and part of a read, located in the source. */
+function expectLocatable(value: JsonValue, read: ReturnType<typeof geminiFormat.read>): void {
+  read.conversation.messages.forEach((m, i) => {
+    const at = read.locate(i);
+    expect(valueAt(value, parsePointer(at)), `message ${i} at ${at}`).toBeDefined();
+    m.parts.forEach((p, j) => {
+      const pointer = read.locate(i, j);
+      expect(valueAt(value, parsePointer(pointer)), `part ${i}/${j} at ${pointer}`).toBeDefined();
+      for (const field of ['arguments', 'id', 'callId', 'text', 'signature', 'data', 'url']) {
+        if (!(field in p)) continue;
+        const deep = read.locate(i, j, [field]);
+        expect(deep.startsWith(pointer), `${field} of ${i}/${j}`).toBe(true);
+        expect(
+          valueAt(value, parsePointer(deep)),
+          `${field} of ${i}/${j} at ${deep}`,
+        ).toBeDefined();
+      }
+    });
+  });
+}
+
+describe('gemini corpus', () => {
+  it('has records', () => {
+    expect(geminiRecords.length).toBeGreaterThanOrEqual(45);
+  });
+
+  it('round-trips every record exactly', () => {
+    const failed: string[] = [];
+    for (const rec of geminiRecords) {
+      const read = geminiFormat.read(rec.value);
+      const written = geminiFormat.write(read.conversation, read.context);
+      if (!jsonEqual(written.value, rec.value) || written.losses.length > 0) failed.push(rec.label);
+    }
+    expect(failed).toEqual([]);
+  });
+
+  it('round-trips every record through a stored v1 file (no read context)', () => {
+    const failed: string[] = [];
+    for (const rec of geminiRecords) {
+      const read = geminiFormat.read(rec.value);
+      const stored = parseJson(stringifyJson(read.conversation)) as Conversation;
+      if (!jsonEqual(geminiFormat.write(stored).value, rec.value)) failed.push(rec.label);
+    }
+    expect(failed).toEqual([]);
+  });
+
+  it('reads pairs cleanly: normalize changes nothing on any record', () => {
+    for (const rec of geminiRecords) {
+      const { conversation } = geminiFormat.read(rec.value);
+      const n = normalizeHistory(conversation.messages);
+      expect(n.changed, rec.label).toBe(false);
+    }
+  });
+
+  it('locates every message and part in the source', () => {
+    for (const rec of geminiRecords) expectLocatable(rec.value, geminiFormat.read(rec.value));
+  });
+
+  it('keeps thought signatures byte-exact on the part they were on', () => {
+    for (const rec of geminiRecords) {
+      const read = geminiFormat.read(rec.value);
+      const written = geminiFormat.write(read.conversation, read.context).value as JsonObject;
+      const source = rec.value as JsonObject;
+      (source.contents as JsonObject[]).forEach((c, i) => {
+        (c.parts as JsonObject[]).forEach((p, j) => {
+          const sig = p.thoughtSignature ?? p.thought_signature;
+          if (sig === undefined) return;
+          const out = ((written.contents as JsonObject[])[i]!.parts as JsonObject[])[j]!;
+          expect(out.thoughtSignature ?? out.thought_signature).toBe(sig);
+        });
+      });
+    }
+  });
+
+  it('reads the content of a recorded generateContent response (Gemini 3 call without id)', () => {
+    const response = parseJson(
+      readFileSync(path.join(CORPUS, 'gemini', 'vercel-ai__google-tool-call-gemini3.json'), 'utf8'),
+    ) as JsonObject;
+    expect(geminiFormat.detect(response)).toBe(false);
+    const content = ((response.candidates as JsonObject[])[0] as JsonObject).content!;
+    const request: JsonObject = { contents: [content] };
+    const read = geminiFormat.read(request);
+    const call = read.conversation.messages[0]!.parts[0]!;
+    expect(call).toMatchObject({ type: 'tool-call', id: 'gemini-c0-p0', name: 'weather' });
+    expect(call.arguments).toBe('{"location":"San Francisco"}');
+    const sig = ((content as JsonObject).parts as JsonObject[])[0]!.thoughtSignature;
+    expect((call.providerData as JsonObject).gemini).toMatchObject({ thoughtSignature: sig });
+    // The synthetic id is not written back.
+    expect(jsonEqual(geminiFormat.write(read.conversation, read.context).value, request)).toBe(
+      true,
+    );
+  });
+});
+
+describe('gemini detection', () => {
+  it('recognizes every request of the corpus', () => {
+    for (const rec of geminiRecords) expect(geminiFormat.detect(rec.value), rec.label).toBe(true);
+  });
+
+  it('rejects the other formats of the corpus', () => {
+    const others = [
+      'anthropic',
+      'bedrock-converse',
+      'openai-chat',
+      'openai-responses',
+      'claude-code-jsonl',
+      'openai-agents-runstate',
+      'vercel-ai-uimessage-stream',
+    ].flatMap(corpusRecords);
+    expect(others.length).toBeGreaterThan(50);
+    for (const rec of others) expect(geminiFormat.detect(rec.value), rec.label).toBe(false);
+  });
+
+  it('rejects v1 conversations', () => {
+    const dir = path.join(ROOT, 'fixtures', 'core');
+    let seen = 0;
+    for (const op of readdirSync(dir)) {
+      for (const c of readdirSync(path.join(dir, op))) {
+        const file = path.join(dir, op, c, 'input.json');
+        if (!existsSync(file)) continue;
+        seen++;
+        expect(geminiFormat.detect(parseJson(readFileSync(file, 'utf8'))), file).toBe(false);
+      }
+    }
+    expect(seen).toBeGreaterThan(10);
+    expect(
+      geminiFormat.detect([{ role: 'user', parts: [{ type: 'text', text: 'v1, not Gemini' }] }]),
+    ).toBe(false);
+  });
+
+  it('needs Gemini parts and, for a bare array, Gemini roles', () => {
+    expect(geminiFormat.detect({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] })).toBe(
+      true,
+    );
+    expect(geminiFormat.detect([{ role: 'model', parts: [{ text: 'hi' }] }])).toBe(true);
+    expect(geminiFormat.detect([{ role: 'assistant', parts: [{ text: 'hi' }] }])).toBe(false);
+    expect(geminiFormat.detect({ contents: [] })).toBe(false);
+    expect(geminiFormat.detect({ contents: [{ role: 'user', parts: [{ foo: 1 }] }] })).toBe(false);
+    expect(geminiFormat.detect({ messages: [], contents: [{ parts: [{ text: 'x' }] }] })).toBe(
+      false,
+    );
+  });
+
+  it('refuses to read what is not Gemini', () => {
+    expect(() => geminiFormat.read({ messages: [] })).toThrow(/not gemini/);
+    expect(() => geminiFormat.read([1, 2])).toThrow(/not gemini/);
+    expect(() => geminiFormat.read({ contents: [{ parts: 'x' }] })).toThrow(/not gemini/);
+  });
+});
+
+describe('gemini fixtures', () => {
+  const cases = readdirSync(FIXTURES).sort();
+
+  for (const name of cases) {
+    it(name, () => {
+      const dir = path.join(FIXTURES, name);
+      if (existsSync(path.join(dir, 'source.json'))) {
+        // A read case: the v1 conversation expected, and the exact source back.
+        const source = readFixture(name, 'source.json');
+        const expected = readFixture(name, 'expected.json');
+        expect(geminiFormat.detect(source)).toBe(true);
+        const read = geminiFormat.read(source);
+        expect(stringifyJson(read.conversation)).toBe(stringifyJson(expected));
+        const written = geminiFormat.write(read.conversation, read.context);
+        expect(written.losses).toEqual([]);
+        expect(jsonEqual(written.value, source)).toBe(true);
+        expect(jsonEqual(geminiFormat.write(expected as Conversation).value, source)).toBe(true);
+        expectLocatable(source, read);
+      } else {
+        // A write case: a conversation from elsewhere, the request and the losses expected.
+        const conversation = readFixture(name, 'conversation.json') as Conversation;
+        const expected = readFixture(name, 'expected.json');
+        const written = geminiFormat.write(conversation);
+        expect(stringifyJson(written as unknown as JsonValue)).toBe(stringifyJson(expected));
+        expect(geminiFormat.detect(written.value)).toBe(true);
+      }
+    });
+  }
+
+  it('keeps ids and big numbers in arguments exactly', () => {
+    const read = geminiFormat.read(readFixture('read-function-call-and-response', 'source.json'));
+    const call = read.conversation.messages[1]!.parts[0]!;
+    expect(call.id).toBe('c1');
+    expect(call.arguments).toBe('{"city":"Paris","days":12345678901234567890}');
+    expect(read.conversation.messages[1]!.parts[1]!.arguments).toBe(
+      '{"city":"Rome","units":["C",1.50]}',
+    );
+  });
+
+  it('writes arguments that are not a JSON object as truncated_args', () => {
+    const conversation: Conversation = {
+      version: 1,
+      messages: [
+        { role: 'user', parts: [{ type: 'text', text: 'go' }] },
+        {
+          role: 'assistant',
+          parts: [
+            { type: 'tool-call', id: 'a', name: 'f', arguments: '{"x": 1' },
+            { type: 'tool-call', id: 'b', name: 'g', arguments: '[1]' },
+          ],
+        },
+      ],
+    };
+    const contents = (geminiFormat.write(conversation).value as JsonObject)
+      .contents as JsonObject[];
+    const parts = contents[1]!.parts as JsonObject[];
+    expect(parts[0]!.functionCall).toEqual({
+      id: 'a',
+      name: 'f',
+      args: { truncated_args: '{"x": 1' },
+    });
+    expect((parts[1]!.functionCall as JsonObject).args).toEqual({ truncated_args: '[1]' });
+    // A call from another provider carries the documented placeholder signature, on the first call only.
+    expect(parts[0]!.thoughtSignature).toBe(GEMINI_SKIP_SIGNATURE);
+    expect(parts[1]!.thoughtSignature).toBeUndefined();
+  });
+});
+
+describe('normalize through the gemini format', () => {
+  /** read → normalize → write, then a read of the output must pair cleanly. */
+  function repair(source: JsonValue): { value: JsonObject; again: boolean } {
+    const read = geminiFormat.read(source);
+    const n = normalizeHistory(read.conversation.messages);
+    expect(n.changed).toBe(true);
+    const written = geminiFormat.write(withMessages(read.conversation, n.messages), read.context);
+    expect(written.losses).toEqual([]);
+    const reread = geminiFormat.read(written.value);
+    const pairing = analyzePairing(reread.conversation.messages);
+    expect(pairing.unanswered).toEqual([]);
+    return {
+      value: written.value as JsonObject,
+      again: normalizeHistory(reread.conversation.messages).changed,
+    };
+  }
+
+  it('answers a dangling call with id in the content right after it', () => {
+    const source = {
+      contents: [
+        { role: 'user', parts: [{ text: 'weather?' }] },
+        {
+          role: 'model',
+          parts: [
+            {
+              functionCall: { id: 'w1', name: 'weather', args: { city: 'Oslo' } },
+              thoughtSignature: 'c2ln',
+            },
+          ],
+        },
+        { role: 'user', parts: [{ text: 'hello?' }] },
+      ],
+    };
+    const { value, again } = repair(source);
+    expect(again).toBe(false);
+    expect(value.contents).toEqual([
+      source.contents[0],
+      source.contents[1],
+      {
+        role: 'user',
+        parts: [
+          {
+            functionResponse: { id: 'w1', name: 'weather', response: { output: INTERRUPTED_TEXT } },
+          },
+        ],
+      },
+      source.contents[2],
+    ]);
+  });
+
+  it('joins the existing responses of the turn, in call order, with equal counts', () => {
+    const source: JsonObject = {
+      contents: [
+        { role: 'user', parts: [{ text: 'two things' }] },
+        {
+          role: 'model',
+          parts: [
+            { functionCall: { id: 'a', name: 'first', args: {} }, thoughtSignature: 'c2ln' },
+            { functionCall: { id: 'b', name: 'second', args: {} } },
+          ],
+        },
+        {
+          role: 'user',
+          parts: [{ functionResponse: { id: 'b', name: 'second', response: { output: 'B' } } }],
+        },
+      ],
+    };
+    const { value, again } = repair(source);
+    expect(again).toBe(false);
+    const contents = value.contents as JsonObject[];
+    expect(contents).toHaveLength(3);
+    expect(contents[2]).toEqual({
+      role: 'user',
+      parts: [
+        { functionResponse: { id: 'a', name: 'first', response: { output: INTERRUPTED_TEXT } } },
+        { functionResponse: { id: 'b', name: 'second', response: { output: 'B' } } },
+      ],
+    });
+  });
+
+  it('answers a call without id with a response without id, paired again on read', () => {
+    const source = {
+      contents: [
+        { role: 'user', parts: [{ text: 'look' }] },
+        { role: 'model', parts: [{ functionCall: { name: 'lookup', args: { q: 1 } } }] },
+      ],
+      generationConfig: { temperature: 0 },
+    };
+    const { value, again } = repair(source);
+    expect(again).toBe(false);
+    expect(value).toEqual({
+      contents: [
+        source.contents[0],
+        source.contents[1],
+        {
+          role: 'user',
+          parts: [{ functionResponse: { name: 'lookup', response: { output: INTERRUPTED_TEXT } } }],
+        },
+      ],
+      generationConfig: { temperature: 0 },
+    });
+  });
+
+  it('drops an orphan response and the content it leaves empty', () => {
+    const source = {
+      contents: [
+        { role: 'user', parts: [{ text: 'hi' }] },
+        { role: 'user', parts: [{ functionResponse: { id: 'gone', name: 'x', response: {} } }] },
+        { role: 'model', parts: [{ text: 'hello' }] },
+      ],
+    };
+    const { value, again } = repair(source);
+    expect(again).toBe(false);
+    expect(value.contents).toEqual([source.contents[0], source.contents[2]]);
+  });
+});
