@@ -4,9 +4,11 @@
  * messages many formats share, is the fallback for ambiguous histories.
  */
 import type { ConversationFormat } from './format.js';
+import { aiSdkFormat } from './ai-sdk.js';
 import { claudeCodeFormat } from './claude-code.js';
 import { geminiFormat } from './gemini.js';
 import { nativeFormat } from './native.js';
+import { openaiChatFormat } from './openai-chat.js';
 import { openaiResponsesFormat } from './openai-responses.js';
 
 /** Every format, in the order `--from auto` tries them. */
@@ -15,6 +17,8 @@ export const FORMATS: readonly ConversationFormat[] = [
   claudeCodeFormat,
   geminiFormat,
   openaiResponsesFormat,
+  aiSdkFormat,
+  openaiChatFormat,
 ];
 
 /** The names `--from` accepts. */

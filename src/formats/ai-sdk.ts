@@ -1,0 +1,1099 @@
+/**
+ * Vercel AI SDK `ModelMessage[]` (SPEC §4), v5 and v6 shapes plus the v4
+ * tool fields (`args`, `result`): read into v1 and written back exactly.
+ * The shapes follow `@ai-sdk/provider-utils` `ModelMessage`;
+ * docs/formats/ai-sdk.md lists the mapping.
+ */
+import { parseJson, setOwn, type JsonObject, type JsonValue } from '../model/json.js';
+import { escapePointerToken } from '../model/pointer.js';
+import { PART_TYPES, type Message, type Part } from '../model/types.js';
+import {
+  providerDataOf,
+  type Conversation,
+  type ConversationFormat,
+  type Locator,
+  type Loss,
+  type WriteResult,
+} from './format.js';
+import {
+  argumentsToObject,
+  fieldLosses,
+  isPlainObject,
+  keepProviderData,
+  makeConversation,
+  notFormat,
+  objectToArguments,
+  providerDataLosses,
+  restOf,
+  restoreFields,
+} from './shared.js';
+
+const FORMAT = 'ai-sdk';
+
+const AI_ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+
+/** Every content part type of a ModelMessage (v4 to v6). */
+const AI_PART_TYPES = new Set([
+  'text',
+  'image',
+  'file',
+  'reasoning',
+  'redacted-reasoning',
+  'reasoning-file',
+  'tool-call',
+  'tool-result',
+  'tool-approval-request',
+  'tool-approval-response',
+  'custom',
+]);
+
+/** Where each AI SDK provider keeps a replayable reasoning signature (and redacted data) in `providerOptions`. */
+const SIGNATURE_KEYS: Record<string, { signature: string; redacted?: string }> = {
+  anthropic: { signature: 'signature', redacted: 'redactedData' },
+  bedrock: { signature: 'signature', redacted: 'redactedData' },
+  google: { signature: 'thoughtSignature' },
+  openai: { signature: 'reasoningEncryptedContent' },
+};
+
+/** The AI SDK provider that replays a signature read by another histlint format. */
+const PROVIDER_OF_FORMAT: Record<string, string> = {
+  anthropic: 'anthropic',
+  bedrock: 'bedrock',
+  gemini: 'google',
+  'openai-responses': 'openai',
+};
+
+interface AiContext {
+  /** The value read was a bare ModelMessage array. */
+  bare: boolean;
+}
+
+interface Loc {
+  ptr: string;
+  fields?: Record<string, string>;
+  children?: Loc[];
+}
+
+interface MessageLoc {
+  ptr: string;
+  parts: Loc[];
+}
+
+const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+const join = (base: string, ...tokens: (string | number)[]): string =>
+  base + tokens.map((t) => '/' + escapePointerToken(t)).join('');
+
+/** A `data:<mediaType>;base64,<data>` URL split in two, or undefined for anything else. */
+function splitDataUrl(url: string): { mediaType: string; data: string } | undefined {
+  const m = /^data:([^;,]+);base64,/.exec(url);
+  if (m === null) return undefined;
+  return { mediaType: m[1]!, data: url.slice(m[0].length) };
+}
+
+/** True when a data string is a URL rather than base64 (the AI SDK tries `new URL()` the same way). */
+function isUrlString(s: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(s);
+}
+
+/** The image media type base64 data starts with (the AI SDK sniffs the same signatures), if known. */
+function sniffImageType(base64: string): string | undefined {
+  if (base64.startsWith('iVBORw0KGgo')) return 'image/png';
+  if (base64.startsWith('/9j/')) return 'image/jpeg';
+  if (base64.startsWith('R0lGOD')) return 'image/gif';
+  if (base64.startsWith('UklGR')) return 'image/webp';
+  return undefined;
+}
+
+/** Media types by file extension, for URLs that name none. */
+const EXTENSION_TYPES: Record<string, string> = {
+  pdf: 'application/pdf',
+  txt: 'text/plain',
+  md: 'text/markdown',
+  html: 'text/html',
+  csv: 'text/csv',
+  json: 'application/json',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+};
+
+/** The media type a URL's extension suggests, or application/octet-stream. */
+function mediaTypeOfUrl(url: string): string {
+  const m = /\.([A-Za-z0-9]+)(?:[?#].*)?$/.exec(url);
+  return (m && EXTENSION_TYPES[m[1]!.toLowerCase()]) ?? 'application/octet-stream';
+}
+
+/** Keeps `data` as the part's `providerData` entry (when non-empty) and returns the part. */
+function withData(part: Part, data: JsonObject | undefined): Part {
+  keepProviderData(part, FORMAT, data);
+  return part;
+}
+
+/** `rest` with the hint entries of `hints` added first. */
+function dataOf(hints: JsonObject, rest: JsonObject | undefined): JsonObject {
+  const out: JsonObject = {};
+  for (const src of [hints, rest]) {
+    if (src === undefined) continue;
+    for (const k of Object.keys(src)) setOwn(out, k, src[k]!);
+  }
+  return out;
+}
+
+/** A source node v1 cannot hold as a part: carried whole in providerData under a non-v1 type. */
+function rawPart(node: JsonValue, label: string): Part {
+  return withData({ type: `${FORMAT}:${label}` }, { part: node });
+}
+
+/** Copies the non-hint fields of `data` other than `skip` onto `target`. */
+function restoreExcept(target: JsonObject, data: JsonObject | undefined, skip: string[]): void {
+  if (data === undefined) return;
+  for (const key of Object.keys(data)) {
+    if (key.startsWith('$') || skip.includes(key)) continue;
+    setOwn(target, key, data[key]!);
+  }
+}
+
+// ---------------------------------------------------------------- detect
+
+/** True when `p` is a ModelMessage content part (with the fields that make each type unambiguous). */
+function isAiPart(p: JsonValue): boolean {
+  if (!isPlainObject(p) || typeof p.type !== 'string' || !AI_PART_TYPES.has(p.type)) return false;
+  switch (p.type) {
+    case 'image':
+      return hasOwn(p, 'image');
+    case 'file':
+      return hasOwn(p, 'data');
+    case 'tool-call':
+    case 'tool-result':
+      return typeof p.toolCallId === 'string';
+    default:
+      return true;
+  }
+}
+
+/** True when a part or message uses something only the AI SDK has. */
+function isAiOnlyPart(p: JsonValue): boolean {
+  if (!isPlainObject(p)) return false;
+  if (hasOwn(p, 'providerOptions')) return true;
+  switch (p.type) {
+    case 'tool-call':
+    case 'tool-result':
+      return typeof p.toolCallId === 'string';
+    case 'reasoning':
+    case 'redacted-reasoning':
+    case 'tool-approval-request':
+    case 'tool-approval-response':
+      return true;
+    case 'image':
+      return hasOwn(p, 'image');
+    case 'file':
+      return hasOwn(p, 'data') && (hasOwn(p, 'mediaType') || hasOwn(p, 'mimeType'));
+    default:
+      return false;
+  }
+}
+
+/** True when `m` is a ModelMessage (and not a v1, UIMessage or OpenAI Chat one). */
+function isAiMessage(m: JsonValue): boolean {
+  if (!isPlainObject(m) || typeof m.role !== 'string' || !AI_ROLES.has(m.role)) return false;
+  // UIMessages and v1 have `parts`; OpenAI Chat has `tool_calls` / `tool_call_id`.
+  for (const k of ['parts', 'type', 'tool_calls', 'tool_call_id', 'function_call']) {
+    if (hasOwn(m, k)) return false;
+  }
+  if (typeof m.content === 'string') return m.role !== 'tool';
+  return m.role !== 'system' && Array.isArray(m.content) && m.content.every(isAiPart);
+}
+
+/** True when `value` is a ModelMessage array (or call options holding one) with an AI SDK-only feature. */
+function detectAiSdk(value: JsonValue): boolean {
+  const messages = Array.isArray(value) ? value : isPlainObject(value) ? value.messages : undefined;
+  if (!Array.isArray(messages) || messages.length === 0 || !messages.every(isAiMessage)) {
+    return false;
+  }
+  // Plain role/content messages are read as OpenAI Chat; the AI SDK needs one of its own features.
+  return messages.some(
+    (m) =>
+      isPlainObject(m) &&
+      (hasOwn(m, 'providerOptions') || (Array.isArray(m.content) && m.content.some(isAiOnlyPart))),
+  );
+}
+
+// ---------------------------------------------------------------- read
+
+/** A plain `{type: "text", text}` part: what a string content is written as. */
+function isPlainTextPart(v: JsonValue | undefined): boolean {
+  return (
+    isPlainObject(v) &&
+    v.type === 'text' &&
+    typeof v.text === 'string' &&
+    Object.keys(v).length === 2
+  );
+}
+
+/** The `content` shape a write gives when no hint says otherwise. */
+function defaultKind(items: JsonValue[], role: string): string {
+  if (role === 'tool') return 'array';
+  if (items.length === 1 && isPlainTextPart(items[0])) return 'string';
+  if (role === 'system' && items.length === 0) return 'string';
+  return 'array';
+}
+
+/** Reads an image or file `data` string: a URL, a data: URL (split), or base64. */
+function readData(
+  s: string,
+  mediaType: JsonValue | undefined,
+  hints: JsonObject,
+): { url?: string; data?: string; mediaType?: string } {
+  if (!isUrlString(s)) return { data: s };
+  const split = splitDataUrl(s);
+  if (split && (mediaType === undefined || mediaType === split.mediaType)) {
+    setOwn(hints, '$dataUrl', true);
+    if (mediaType === undefined) setOwn(hints, '$urlMediaType', true);
+    return { data: split.data, mediaType: split.mediaType };
+  }
+  return { url: s };
+}
+
+/** Reads an `image` or `file` part into a v1 image or document. */
+function readMedia(p: JsonObject, ptr: string, role: string): { part: Part; loc: Loc } | undefined {
+  const isImage = p.type === 'image';
+  const dataKey = isImage ? 'image' : 'data';
+  const src = p[dataKey];
+  if (typeof src !== 'string') return undefined;
+  // v4 called it mimeType.
+  const mtKey = hasOwn(p, 'mediaType') ? 'mediaType' : hasOwn(p, 'mimeType') ? 'mimeType' : '';
+  const declared = mtKey === '' ? undefined : p[mtKey];
+  if (declared !== undefined && typeof declared !== 'string') return undefined;
+  const hints: JsonObject = {};
+  if (mtKey === 'mimeType') setOwn(hints, '$mediaTypeKey', 'mimeType');
+  const read = readData(src, declared, hints);
+  let mediaType = typeof declared === 'string' ? declared : read.mediaType;
+  if (read.data !== undefined && mediaType === undefined) {
+    // v1 needs a media type with data: sniff it (as the AI SDK does), and remember there was none.
+    mediaType = sniffImageType(read.data) ?? (isImage ? 'image/*' : 'application/octet-stream');
+    setOwn(hints, '$noMediaType', true);
+  }
+  const v1Type = isImage || (mediaType?.startsWith('image/') ?? false) ? 'image' : 'document';
+  if (!isImage && v1Type === 'image' && imageKind(role) === 'image') setOwn(hints, '$type', 'file');
+  if (isImage && imageKind(role) === 'file') setOwn(hints, '$type', 'image');
+  const part: Part = { type: v1Type };
+  if (read.url !== undefined) part.url = read.url;
+  else part.data = read.data!;
+  if (mediaType !== undefined) part.mediaType = mediaType;
+  const mapped = ['type', dataKey];
+  if (mtKey !== '') mapped.push(mtKey);
+  const fields: Record<string, string> = { url: join(ptr, dataKey), data: join(ptr, dataKey) };
+  if (mtKey !== '') fields.mediaType = join(ptr, mtKey);
+  if (v1Type === 'document' && typeof p.filename === 'string') {
+    part.name = p.filename;
+    mapped.push('filename');
+    fields.name = join(ptr, 'filename');
+  }
+  return { part: withData(part, dataOf(hints, restOf(p, mapped))), loc: { ptr, fields } };
+}
+
+/** Reads a reasoning part, lifting a replayable signature out of `providerOptions`. */
+function readReasoning(p: JsonObject, ptr: string): { part: Part; loc: Loc } {
+  const part: Part = { type: 'reasoning', text: p.text as string };
+  const hints: JsonObject = {};
+  const fields: Record<string, string> = { text: join(ptr, 'text') };
+  const mapped = ['type', 'text'];
+  // v4 put the signature on the part itself.
+  if (typeof p.signature === 'string') {
+    part.signature = p.signature;
+    mapped.push('signature');
+    setOwn(hints, '$signature', 'field');
+    fields.signature = join(ptr, 'signature');
+  }
+  const rest = restOf(p, mapped);
+  const options = rest?.providerOptions;
+  if (isPlainObject(options)) {
+    let copy: JsonObject | undefined;
+    for (const [provider, keys] of Object.entries(SIGNATURE_KEYS)) {
+      const entry = options[provider];
+      if (!isPlainObject(entry)) continue;
+      for (const [key, v1Key, hint] of [
+        [keys.signature, 'signature', '$signature'],
+        [keys.redacted, 'redacted', '$redacted'],
+      ] as const) {
+        if (key === undefined || typeof entry[key] !== 'string' || hasOwn(part, v1Key)) continue;
+        copy ??= copyOptions(options);
+        const target = copy[provider] as JsonObject;
+        part[v1Key] = entry[key];
+        delete target[key];
+        if (Object.keys(target).length === 0) delete copy[provider];
+        setOwn(hints, hint, provider);
+        fields[v1Key] = join(ptr, 'providerOptions', provider, key);
+      }
+    }
+    if (copy !== undefined) {
+      if (Object.keys(copy).length === 0) delete rest!.providerOptions;
+      else rest!.providerOptions = copy;
+    }
+  }
+  return { part: withData(part, dataOf(hints, rest)), loc: { ptr, fields } };
+}
+
+/** A two-level copy of a providerOptions object (its provider entries are edited). */
+function copyOptions(options: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const k of Object.keys(options)) {
+    const v = options[k]!;
+    if (isPlainObject(v)) {
+      const inner: JsonObject = {};
+      for (const ik of Object.keys(v)) setOwn(inner, ik, v[ik]!);
+      setOwn(out, k, inner);
+    } else setOwn(out, k, v);
+  }
+  return out;
+}
+
+/** Reads a tool-call part. */
+function readToolCall(p: JsonObject, ptr: string): { part: Part; loc: Loc } {
+  const part: Part = { type: 'tool-call' };
+  const hints: JsonObject = {};
+  const fields: Record<string, string> = {};
+  const mapped = ['type', 'toolCallId'];
+  part.id = p.toolCallId as string;
+  fields.id = join(ptr, 'toolCallId');
+  if (typeof p.toolName === 'string') {
+    part.name = p.toolName;
+    mapped.push('toolName');
+    fields.name = join(ptr, 'toolName');
+  }
+  // v4 called it args.
+  const key = !hasOwn(p, 'input') && hasOwn(p, 'args') ? 'args' : 'input';
+  if (key === 'args') setOwn(hints, '$inputKey', 'args');
+  mapped.push(key);
+  const input = p[key];
+  if (input === undefined) {
+    part.arguments = '';
+    setOwn(hints, '$input', 'absent');
+  } else {
+    fields.arguments = join(ptr, key);
+    if (typeof input === 'string') {
+      // The AI SDK keeps unparsable model output as the raw string: it is the arguments text.
+      part.arguments = input;
+      setOwn(hints, '$input', 'string');
+    } else {
+      part.arguments = objectToArguments(input);
+      if (!isPlainObject(input)) setOwn(hints, '$input', 'json');
+    }
+  }
+  return { part: withData(part, dataOf(hints, restOf(p, mapped))), loc: { ptr, fields } };
+}
+
+/** Reads one item of a `content` tool output. */
+function readOutputItem(item: JsonValue, ptr: string): { part: Part; loc: Loc } {
+  if (!isPlainObject(item) || typeof item.type !== 'string') {
+    return { part: rawPart(item, 'invalid'), loc: { ptr } };
+  }
+  const t = item.type;
+  if (t === 'text' && typeof item.text === 'string') {
+    const part = withData({ type: 'text', text: item.text }, restOf(item, ['type', 'text']));
+    return { part, loc: { ptr, fields: { text: join(ptr, 'text') } } };
+  }
+  const dataItem = t === 'media' || t === 'image-data' || t === 'file-data';
+  if (dataItem && typeof item.data === 'string' && typeof item.mediaType === 'string') {
+    const image = item.mediaType.startsWith('image/');
+    const v1Type = image ? 'image' : 'document';
+    const part: Part = { type: v1Type, data: item.data, mediaType: item.mediaType };
+    const mapped = ['type', 'data', 'mediaType'];
+    const fields: Record<string, string> = {
+      data: join(ptr, 'data'),
+      mediaType: join(ptr, 'mediaType'),
+    };
+    if (!image && typeof item.filename === 'string') {
+      part.name = item.filename;
+      mapped.push('filename');
+      fields.name = join(ptr, 'filename');
+    }
+    const hints: JsonObject = {};
+    if (t !== outputItemType(part)) setOwn(hints, '$type', t);
+    return { part: withData(part, dataOf(hints, restOf(item, mapped))), loc: { ptr, fields } };
+  }
+  if ((t === 'image-url' || t === 'file-url') && typeof item.url === 'string') {
+    const part: Part = { type: t === 'image-url' ? 'image' : 'document', url: item.url };
+    const mapped = ['type', 'url'];
+    const fields: Record<string, string> = { url: join(ptr, 'url') };
+    const hints: JsonObject = {};
+    if (typeof item.mediaType === 'string') {
+      part.mediaType = item.mediaType;
+      mapped.push('mediaType');
+      fields.mediaType = join(ptr, 'mediaType');
+    } else if (part.type === 'document') {
+      // v1 documents need a media type; a file-url has none, so it is guessed from the URL.
+      part.mediaType = mediaTypeOfUrl(item.url);
+      setOwn(hints, '$noMediaType', true);
+    }
+    return { part: withData(part, dataOf(hints, restOf(item, mapped))), loc: { ptr, fields } };
+  }
+  // file-id, image-file-id, custom and anything newer are kept whole.
+  return { part: rawPart(item, t), loc: { ptr } };
+}
+
+/** The `content` output item type a v1 content part is written as by default. */
+function outputItemType(part: Part): string {
+  if (part.type === 'text') return 'text';
+  if (typeof part.url === 'string') return part.type === 'image' ? 'image-url' : 'file-url';
+  return 'media';
+}
+
+/** Reads a tool-result part (v5/v6 `output`, or v4 `result`/`isError`). */
+function readToolResult(p: JsonObject, ptr: string): { part: Part; loc: Loc } {
+  const part: Part = { type: 'tool-result', callId: p.toolCallId as string };
+  const hints: JsonObject = {};
+  const fields: Record<string, string> = { callId: join(ptr, 'toolCallId') };
+  const mapped = ['type', 'toolCallId'];
+  if (typeof p.toolName === 'string') {
+    part.name = p.toolName;
+    mapped.push('toolName');
+    fields.name = join(ptr, 'toolName');
+  } else if (!hasOwn(p, 'toolName')) {
+    // A write fills a missing toolName from the call; this one had none.
+    setOwn(hints, '$noName', true);
+  }
+  const content: Part[] = [];
+  const children: Loc[] = [];
+  let failed = false;
+  let outputRest: JsonObject | undefined;
+  const output = p.output;
+  if (!hasOwn(p, 'output') && hasOwn(p, 'result')) {
+    // v4: a JSON result and an error flag.
+    mapped.push('result');
+    setOwn(hints, '$v4', true);
+    const resPtr = join(ptr, 'result');
+    fields.content = resPtr;
+    if (typeof p.result === 'string') content.push({ type: 'text', text: p.result });
+    else {
+      content.push({ type: 'text', text: objectToArguments(p.result!) });
+      setOwn(hints, '$output', 'json');
+    }
+    children.push({ ptr: resPtr, fields: { text: resPtr } });
+    if (typeof p.isError === 'boolean') {
+      mapped.push('isError');
+      if (p.isError) failed = true;
+      else setOwn(hints, '$isError', false);
+    }
+  } else if (!hasOwn(p, 'output')) {
+    setOwn(hints, '$output', 'absent');
+  } else if (!isPlainObject(output) || typeof output.type !== 'string') {
+    setOwn(hints, '$output', 'raw');
+  } else {
+    const outPtr = join(ptr, 'output');
+    const valuePtr = join(outPtr, 'value');
+    const t = output.type;
+    const v = output.value;
+    let known = true;
+    if ((t === 'text' || t === 'error-text') && typeof v === 'string') {
+      content.push({ type: 'text', text: v });
+      children.push({ ptr: valuePtr, fields: { text: valuePtr } });
+    } else if ((t === 'json' || t === 'error-json') && v !== undefined) {
+      content.push({ type: 'text', text: objectToArguments(v) });
+      children.push({ ptr: valuePtr, fields: { text: valuePtr } });
+      setOwn(hints, '$output', 'json');
+    } else if (t === 'content' && Array.isArray(v)) {
+      v.forEach((item, k) => {
+        const r = readOutputItem(item, join(valuePtr, k));
+        content.push(r.part);
+        children.push(r.loc);
+      });
+      if (v.length === 0) setOwn(hints, '$output', 'content');
+    } else if (t === 'execution-denied') {
+      setOwn(hints, '$output', 'execution-denied');
+      if (typeof output.reason === 'string') {
+        content.push({ type: 'text', text: output.reason });
+        const reasonPtr = join(outPtr, 'reason');
+        children.push({ ptr: reasonPtr, fields: { text: reasonPtr } });
+      }
+    } else known = false;
+    if (!known) setOwn(hints, '$output', 'raw');
+    else {
+      mapped.push('output');
+      if (t === 'error-text' || t === 'error-json') failed = true;
+      const outMapped = ['type', t === 'execution-denied' ? 'reason' : 'value'];
+      outputRest = restOf(output, outMapped);
+      fields.content = hasOwn(output, 'value') ? valuePtr : outPtr;
+      // A multi-text or media-free content output would otherwise be written as text.
+      if (t === 'content' && v !== undefined && defaultOutputType(content, false) !== 'content') {
+        setOwn(hints, '$output', 'content');
+      }
+    }
+  }
+  part.content = content;
+  if (failed) part.failed = true;
+  const data = dataOf(hints, restOf(p, mapped));
+  if (outputRest !== undefined) setOwn(data, 'output', outputRest);
+  return { part: withData(part, data), loc: { ptr, fields, children } };
+}
+
+/** Reads one content part. */
+function readPart(p: JsonValue, ptr: string, role: string): { part: Part; loc: Loc } {
+  if (!isPlainObject(p) || typeof p.type !== 'string') {
+    return { part: rawPart(p, 'invalid'), loc: { ptr } };
+  }
+  switch (p.type) {
+    case 'text':
+      if (typeof p.text === 'string') {
+        const part = withData({ type: 'text', text: p.text }, restOf(p, ['type', 'text']));
+        return { part, loc: { ptr, fields: { text: join(ptr, 'text') } } };
+      }
+      break;
+    case 'image':
+    case 'file': {
+      const r = readMedia(p, ptr, role);
+      if (r !== undefined) return r;
+      break;
+    }
+    case 'reasoning':
+      if (typeof p.text === 'string') return readReasoning(p, ptr);
+      break;
+    case 'redacted-reasoning':
+      if (typeof p.data === 'string') {
+        const part = withData(
+          { type: 'reasoning', text: '', redacted: p.data },
+          dataOf({ $type: 'redacted-reasoning' }, restOf(p, ['type', 'data'])),
+        );
+        return { part, loc: { ptr, fields: { redacted: join(ptr, 'data') } } };
+      }
+      break;
+    case 'tool-call':
+      if (typeof p.toolCallId === 'string') return readToolCall(p, ptr);
+      break;
+    case 'tool-result':
+      if (typeof p.toolCallId === 'string') return readToolResult(p, ptr);
+      break;
+  }
+  // Approval parts, reasoning files, custom parts, anything newer or malformed: kept whole.
+  return { part: rawPart(p, p.type), loc: { ptr } };
+}
+
+/** Reads one message. */
+function readMessage(
+  m: JsonValue,
+  ptr: string,
+  index: number,
+): { message: Message; loc: MessageLoc } {
+  if (!isPlainObject(m)) notFormat(FORMAT, `message ${index} is not an object`);
+  if (typeof m.role !== 'string') notFormat(FORMAT, `message ${index} has no string "role"`);
+  const role = m.role;
+  const mapped = ['role'];
+  const hints: JsonObject = {};
+  const parts: Part[] = [];
+  const locs: Loc[] = [];
+  const content = m.content;
+  const contentPtr = join(ptr, 'content');
+  if (typeof content === 'string') {
+    mapped.push('content');
+    parts.push({ type: 'text', text: content });
+    locs.push({ ptr: contentPtr, fields: { text: contentPtr } });
+    if (defaultKind([{ type: 'text', text: content }], role) !== 'string') {
+      setOwn(hints, '$content', 'string');
+    }
+  } else if (Array.isArray(content)) {
+    mapped.push('content');
+    content.forEach((p, k) => {
+      const r = readPart(p, join(contentPtr, k), role);
+      parts.push(r.part);
+      locs.push(r.loc);
+    });
+    if (defaultKind(content, role) !== 'array') setOwn(hints, '$content', 'array');
+  } else if (content === undefined) {
+    setOwn(hints, '$content', 'absent');
+  }
+  const message: Message = { role, parts };
+  keepProviderData(message, FORMAT, dataOf(hints, restOf(m, mapped)));
+  return { message, loc: { ptr, parts: locs } };
+}
+
+/** The locator of a read: v1 indices → pointers into the value read. */
+function makeLocator(base: string, locs: MessageLoc[]): Locator {
+  return (messageIndex, partIndex, path = []) => {
+    if (messageIndex === undefined) return base;
+    const m = locs[messageIndex];
+    if (m === undefined) return base;
+    if (partIndex === undefined) return m.ptr;
+    const found = m.parts[partIndex];
+    if (found === undefined) return m.ptr;
+    let loc: Loc = found;
+    let k = 0;
+    while (k < path.length) {
+      const key = String(path[k]);
+      const child: Loc | undefined = loc.children?.[Number(path[k + 1])];
+      if (key === 'content' && k + 1 < path.length && child !== undefined) {
+        loc = child;
+        k += 2;
+        continue;
+      }
+      return loc.fields?.[key] ?? loc.ptr;
+    }
+    return loc.ptr;
+  };
+}
+
+// ---------------------------------------------------------------- write
+
+interface WriteState {
+  /** The conversation came from another format: drop what a ModelMessage cannot hold, and say so. */
+  strict: boolean;
+  losses: Loss[];
+  /** Tool names by call id, for results that carry no name (toolName is required). */
+  callNames: Map<string, string>;
+}
+
+type Where = { messageIndex: number; partIndex: number };
+
+/** Which v1 part types a role's content takes. */
+function allowedIn(role: string, type: string): boolean {
+  switch (role) {
+    case 'system':
+      return type === 'text';
+    case 'user':
+      return type === 'text' || type === 'image' || type === 'document';
+    case 'tool':
+      return type === 'tool-result';
+    default:
+      return true;
+  }
+}
+
+/** The data string of a v1 image/document for an `image`/`data` field. */
+function dataString(part: Part, data: JsonObject | undefined): string | undefined {
+  if (typeof part.url === 'string') return part.url;
+  if (typeof part.data !== 'string') return undefined;
+  if (data?.$dataUrl === true) return `data:${String(part.mediaType)};base64,${part.data}`;
+  return part.data;
+}
+
+/** The part type a v1 image is written as by default: user messages have image parts, assistants only files. */
+function imageKind(role: string): string {
+  return role === 'user' ? 'image' : 'file';
+}
+
+/** Writes a v1 image or document as an `image` or `file` part. */
+function writeMedia(
+  part: Part,
+  role: string,
+  data: JsonObject | undefined,
+): JsonObject | undefined {
+  const src = dataString(part, data);
+  if (src === undefined) return undefined;
+  const asImage =
+    part.type === 'image' &&
+    (data?.$type === 'image' || (data?.$type !== 'file' && imageKind(role) === 'image'));
+  const out: JsonObject = asImage ? { type: 'image', image: src } : { type: 'file', data: src };
+  const keepType =
+    typeof part.mediaType === 'string' &&
+    data?.$noMediaType !== true &&
+    data?.$urlMediaType !== true;
+  if (keepType) {
+    const key = data?.$mediaTypeKey === 'mimeType' ? 'mimeType' : 'mediaType';
+    out[key] = part.mediaType!;
+  }
+  if (part.type === 'document' && typeof part.name === 'string') out.filename = part.name;
+  restoreFields(out, data);
+  return out;
+}
+
+/** Writes a reasoning part, putting its signature back where the AI SDK replays it from. */
+function writeReasoning(
+  part: Part,
+  data: JsonObject | undefined,
+  where: Where,
+  state: WriteState,
+): JsonObject {
+  if (data?.$type === 'redacted-reasoning') {
+    const out: JsonObject = { type: 'redacted-reasoning', data: String(part.redacted ?? '') };
+    restoreFields(out, data);
+    return out;
+  }
+  const out: JsonObject = {
+    type: 'reasoning',
+    text: typeof part.text === 'string' ? part.text : '',
+  };
+  restoreFields(out, data);
+  const fallback = defaultProvider(part);
+  for (const [v1Key, hint] of [
+    ['signature', '$signature'],
+    ['redacted', '$redacted'],
+  ] as const) {
+    const value = part[v1Key];
+    if (typeof value !== 'string') continue;
+    const provider = typeof data?.[hint] === 'string' ? (data[hint] as string) : fallback;
+    if (provider === 'field') {
+      // v4 kept the signature on the part.
+      out.signature = value;
+      continue;
+    }
+    const key = SIGNATURE_KEYS[provider]?.[v1Key === 'signature' ? 'signature' : 'redacted'];
+    if (key === undefined) {
+      state.losses.push({ ...where, what: `reasoning ${v1Key} (no ${provider} field for it)` });
+      continue;
+    }
+    const options = isPlainObject(out.providerOptions) ? { ...out.providerOptions } : {};
+    const entry = isPlainObject(options[provider]) ? { ...(options[provider] as JsonObject) } : {};
+    setOwn(entry, key, value);
+    setOwn(options, provider, entry);
+    out.providerOptions = options;
+  }
+  return out;
+}
+
+/** Where a signature from another format goes: the AI SDK provider that replays it. */
+function defaultProvider(part: Part): string {
+  const pd = part.providerData;
+  if (isPlainObject(pd)) {
+    for (const format of Object.keys(pd)) {
+      const provider = PROVIDER_OF_FORMAT[format];
+      if (provider !== undefined) return provider;
+    }
+  }
+  return 'anthropic';
+}
+
+/** Writes a tool-call part. */
+function writeToolCall(part: Part, data: JsonObject | undefined): JsonObject {
+  const out: JsonObject = { type: 'tool-call' };
+  if (typeof part.id === 'string') out.toolCallId = part.id;
+  if (typeof part.name === 'string') out.toolName = part.name;
+  const text = typeof part.arguments === 'string' ? part.arguments : '';
+  const key = data?.$inputKey === 'args' ? 'args' : 'input';
+  const mode = data?.$input;
+  if (mode === 'string') out[key] = text;
+  else if (mode === 'absent' && text === '') {
+    // No input in the source.
+  } else if (mode === 'json') {
+    try {
+      out[key] = parseJson(text);
+    } catch {
+      out[key] = argumentsToObject(text);
+    }
+  } else out[key] = argumentsToObject(text);
+  restoreFields(out, data);
+  return out;
+}
+
+/** The output type a result is written as without a hint. */
+function defaultOutputType(content: readonly Part[], failed: boolean): string {
+  if (content.length === 0) return failed ? 'error-text' : 'text';
+  if (content.length === 1 && isPlainTextPart(content[0] as JsonValue)) {
+    return failed ? 'error-text' : 'text';
+  }
+  return 'content';
+}
+
+/** Writes one item of a `content` tool output. */
+function writeOutputItem(item: Part, where: Where, state: WriteState): JsonValue | undefined {
+  const data = providerDataOf(item, FORMAT);
+  if (item.type.startsWith(`${FORMAT}:`) && data !== undefined && hasOwn(data, 'part')) {
+    return data.part!;
+  }
+  state.losses.push(...providerDataLosses(item, FORMAT, where));
+  if (item.type === 'text') {
+    const out: JsonObject = { type: 'text', text: item.text! };
+    restoreFields(out, data);
+    return out;
+  }
+  if (item.type === 'image' || item.type === 'document') {
+    const type = typeof data?.$type === 'string' ? data.$type : outputItemType(item);
+    const out: JsonObject = { type };
+    if (typeof item.url === 'string') out.url = item.url;
+    else if (typeof item.data === 'string') out.data = item.data;
+    else {
+      state.losses.push({ ...where, what: `${item.type} without url or data in a tool result` });
+      return undefined;
+    }
+    if (typeof item.mediaType === 'string' && data?.$noMediaType !== true) {
+      out.mediaType = item.mediaType;
+    }
+    if (item.type === 'document' && typeof item.name === 'string') out.filename = item.name;
+    restoreFields(out, data);
+    return out;
+  }
+  state.losses.push({ ...where, what: `unknown part type "${item.type}" in a tool result` });
+  return undefined;
+}
+
+/** Writes a tool-result part. */
+function writeToolResult(
+  part: Part,
+  data: JsonObject | undefined,
+  where: Where,
+  state: WriteState,
+): JsonObject {
+  const out: JsonObject = { type: 'tool-result' };
+  if (typeof part.callId === 'string') out.toolCallId = part.callId;
+  const name =
+    typeof part.name === 'string'
+      ? part.name
+      : typeof part.callId === 'string' && data?.$noName !== true
+        ? state.callNames.get(part.callId)
+        : undefined;
+  if (name !== undefined) out.toolName = name;
+  const content = Array.isArray(part.content) ? (part.content as Part[]) : [];
+  const failed = part.failed === true;
+  const texts = content.map((c) =>
+    c.type === 'text' && typeof c.text === 'string' ? c.text : undefined,
+  );
+  const hint = data?.$output;
+  if (data?.$v4 === true) {
+    const text = texts.join('');
+    let result: JsonValue = text;
+    if (hint === 'json') {
+      try {
+        result = parseJson(text);
+      } catch {
+        result = text;
+      }
+    }
+    out.result = result;
+    if (failed) out.isError = true;
+    else if (data.$isError === false) out.isError = false;
+    restoreFields(out, data);
+    return out;
+  }
+  if (hint === 'absent' || hint === 'raw') {
+    if (hint === 'raw') out.output = data!.output!;
+    restoreExcept(out, data, ['output']);
+    return out;
+  }
+  let output: JsonObject;
+  const single = content.length === 1 && texts[0] !== undefined ? texts[0] : undefined;
+  if (hint === 'execution-denied') {
+    output = { type: 'execution-denied' };
+    if (single !== undefined) output.reason = single;
+  } else if (hint === 'json' && single !== undefined && parsesAsJson(single)) {
+    output = { type: failed ? 'error-json' : 'json', value: parseJson(single) };
+  } else {
+    const type = hint === 'content' ? 'content' : defaultOutputType(content, failed);
+    if (type === 'content') {
+      if (failed) state.losses.push({ ...where, what: 'failed flag of a tool result with media' });
+      const items: JsonValue[] = [];
+      content.forEach((c) => {
+        const w = writeOutputItem(c, where, state);
+        if (w !== undefined) items.push(w);
+      });
+      output = { type: 'content', value: items };
+    } else output = { type, value: single ?? '' };
+  }
+  restoreFields(output, isPlainObject(data?.output) ? data.output : undefined);
+  out.output = output;
+  restoreExcept(out, data, ['output']);
+  return out;
+}
+
+/** True when `text` is JSON text. */
+function parsesAsJson(text: string): boolean {
+  try {
+    parseJson(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Writes one part of a message, or undefined when it is dropped. */
+function writePart(
+  part: Part,
+  role: string,
+  where: Where,
+  state: WriteState,
+): JsonValue | undefined {
+  const data = providerDataOf(part, FORMAT);
+  if (part.type.startsWith(`${FORMAT}:`) && data !== undefined && hasOwn(data, 'part')) {
+    return data.part!;
+  }
+  const lose = (what: string): undefined => {
+    state.losses.push({ ...where, what });
+    return undefined;
+  };
+  if (!(PART_TYPES as readonly string[]).includes(part.type)) {
+    return lose(`unknown part type "${part.type}"`);
+  }
+  if (state.strict && !allowedIn(role, part.type))
+    return lose(`${part.type} part in a ${role} message`);
+  if (part.type !== 'tool-result') state.losses.push(...providerDataLosses(part, FORMAT, where));
+  switch (part.type) {
+    case 'text': {
+      state.losses.push(...fieldLosses(part, ['type', 'text'], where, 'text part'));
+      const out: JsonObject = { type: 'text', text: part.text! };
+      restoreFields(out, data);
+      return out;
+    }
+    case 'image':
+    case 'document': {
+      state.losses.push(
+        ...fieldLosses(
+          part,
+          ['type', 'url', 'data', 'mediaType', 'name'],
+          where,
+          `${part.type} part`,
+        ),
+      );
+      return writeMedia(part, role, data) ?? lose(`${part.type} part without url or data`);
+    }
+    case 'reasoning':
+      state.losses.push(
+        ...fieldLosses(part, ['type', 'text', 'signature', 'redacted'], where, 'reasoning part'),
+      );
+      return writeReasoning(part, data, where, state);
+    case 'tool-call':
+      state.losses.push(
+        ...fieldLosses(part, ['type', 'id', 'name', 'arguments'], where, 'tool-call part'),
+      );
+      return writeToolCall(part, data);
+    case 'tool-result':
+      state.losses.push(...providerDataLosses(part, FORMAT, where));
+      state.losses.push(
+        ...fieldLosses(
+          part,
+          ['type', 'callId', 'name', 'content', 'failed'],
+          where,
+          'tool-result part',
+        ),
+      );
+      return writeToolResult(part, data, where, state);
+    default:
+      return lose(`${part.type} part in a ${role} message`);
+  }
+}
+
+/** A `content` value from written items: the default shape, or the one a `$content` hint names. */
+function contentValue(
+  items: JsonValue[],
+  hint: JsonValue | undefined,
+  role: string,
+): JsonValue | undefined {
+  if (hint === 'absent' && items.length === 0) return undefined;
+  if (hint === 'array') return items;
+  if (hint === 'string' && items.length === 1 && isPlainTextPart(items[0])) {
+    return (items[0] as JsonObject).text!;
+  }
+  if (defaultKind(items, role) === 'string') {
+    return items.length === 0 ? '' : (items[0] as JsonObject).text!;
+  }
+  return items;
+}
+
+/** Writes one v1 message (a foreign tool message with text beside its results gives two). */
+function writeMessage(m: Message, i: number, state: WriteState, out: JsonValue[]): void {
+  state.losses.push(...providerDataLosses(m, FORMAT, { messageIndex: i }));
+  state.losses.push(...fieldLosses(m, ['role', 'parts'], { messageIndex: i }, 'message'));
+  const data = providerDataOf(m, FORMAT);
+  const items: JsonValue[] = [];
+  const moved: { part: Part; index: number }[] = [];
+  m.parts.forEach((part, j) => {
+    // A result's neighbours in a foreign tool message (Anthropic follow-up text) go to a user message.
+    const own = part.type === 'tool-result' || part.type.startsWith(`${FORMAT}:`);
+    if (state.strict && m.role === 'tool' && !own) {
+      moved.push({ part, index: j });
+      return;
+    }
+    const w = writePart(part, m.role, { messageIndex: i, partIndex: j }, state);
+    if (w !== undefined) items.push(w);
+  });
+  if (state.strict && m.role === 'system' && items.length > 1) {
+    // A system message's content is one string: one message per text part.
+    for (const item of items) out.push({ role: 'system', content: (item as JsonObject).text! });
+    return;
+  }
+  const msg: JsonObject = { role: m.role };
+  const content = contentValue(items, data?.$content, m.role);
+  if (content !== undefined) msg.content = content;
+  restoreFields(msg, data);
+  if (!(m.role === 'tool' && items.length === 0 && moved.length > 0)) out.push(msg);
+  if (moved.length > 0) {
+    const userItems: JsonValue[] = [];
+    for (const { part, index } of moved) {
+      const w = writePart(part, 'user', { messageIndex: i, partIndex: index }, state);
+      if (w !== undefined) userItems.push(w);
+    }
+    if (userItems.length > 0)
+      out.push({ role: 'user', content: contentValue(userItems, undefined, 'user')! });
+  }
+}
+
+/** Writes a conversation as ModelMessages (bare, or the call-options object it was read from). */
+function writeAiSdk(conversation: Conversation, context: unknown): WriteResult {
+  const ctx = context as AiContext | undefined;
+  const state: WriteState = { strict: ctx === undefined, losses: [], callNames: new Map() };
+  for (const m of conversation.messages) {
+    for (const p of m.parts) {
+      if (p.type === 'tool-call' && typeof p.id === 'string' && typeof p.name === 'string') {
+        if (!state.callNames.has(p.id)) state.callNames.set(p.id, p.name);
+      }
+    }
+  }
+  state.losses.push(...providerDataLosses(conversation, FORMAT, {}));
+  state.losses.push(...fieldLosses(conversation, ['version', 'messages'], {}, 'conversation'));
+  const data = providerDataOf(conversation, FORMAT);
+  const messages: JsonValue[] = [];
+  let system: string | undefined;
+  conversation.messages.forEach((m, i) => {
+    const mdata = providerDataOf(m, FORMAT);
+    // The top-level `system` of a call-options object is a leading system message in v1.
+    if (mdata?.$system === true && i === 0 && m.parts.length === 1 && m.parts[0]!.type === 'text') {
+      system = String(m.parts[0]!.text);
+      return;
+    }
+    writeMessage(m, i, state, messages);
+  });
+  const bare = ctx !== undefined ? ctx.bare : data === undefined;
+  if (bare && system === undefined) return { value: messages, losses: state.losses };
+  const body: JsonObject = {};
+  if (data !== undefined && hasOwn(data, 'model')) body.model = data.model!;
+  if (system !== undefined) body.system = system;
+  body.messages = messages;
+  restoreFields(body, data);
+  return { value: body, losses: state.losses };
+}
+
+/** Vercel AI SDK ModelMessage arrays (v5/v6; v4 tool fields read too). */
+export const aiSdkFormat: ConversationFormat = {
+  name: FORMAT,
+  description:
+    'Vercel AI SDK ModelMessage[] (v5/v6): text, image, file, reasoning, tool-call and tool-result parts',
+  readOnly: false,
+  detect: detectAiSdk,
+  read(value) {
+    let list: JsonValue[];
+    let base: string;
+    let rest: JsonObject | undefined;
+    if (Array.isArray(value)) {
+      list = value;
+      base = '';
+    } else if (isPlainObject(value) && Array.isArray(value.messages)) {
+      list = value.messages;
+      base = '/messages';
+      rest = restOf(value, ['messages']);
+    } else {
+      notFormat(FORMAT, 'no ModelMessage array');
+    }
+    const messages: Message[] = [];
+    const locs: MessageLoc[] = [];
+    if (rest !== undefined && typeof rest.system === 'string') {
+      // generateText-style options: `system` is the system prompt.
+      const system: Message = { role: 'system', parts: [{ type: 'text', text: rest.system }] };
+      keepProviderData(system, FORMAT, { $system: true });
+      messages.push(system);
+      locs.push({ ptr: '/system', parts: [{ ptr: '/system', fields: { text: '/system' } }] });
+      delete rest.system;
+    }
+    list.forEach((m, i) => {
+      const r = readMessage(m, join(base, i), i);
+      messages.push(r.message);
+      locs.push(r.loc);
+    });
+    return {
+      conversation: makeConversation(messages, FORMAT, rest),
+      context: { bare: Array.isArray(value) } satisfies AiContext,
+      locate: makeLocator(base, locs),
+    };
+  },
+  write: writeAiSdk,
+};

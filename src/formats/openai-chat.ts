@@ -1,0 +1,880 @@
+/**
+ * OpenAI Chat Completions `messages` (SPEC §4): a bare messages array or a
+ * request body holding `messages`, read into v1 and written back exactly.
+ * The shapes follow the `openai` SDK's `ChatCompletionMessageParam` and
+ * docs/formats/openai-chat.md lists the mapping.
+ */
+import { parseJson, setOwn, type JsonObject, type JsonValue } from '../model/json.js';
+import { escapePointerToken } from '../model/pointer.js';
+import { PART_TYPES, type Message, type Part } from '../model/types.js';
+import {
+  providerDataOf,
+  type Conversation,
+  type ConversationFormat,
+  type Locator,
+  type Loss,
+  type WriteResult,
+} from './format.js';
+import {
+  fieldLosses,
+  isPlainObject,
+  keepProviderData,
+  makeConversation,
+  notFormat,
+  objectToArguments,
+  providerDataLosses,
+  restOf,
+  restoreFields,
+} from './shared.js';
+
+const FORMAT = 'openai-chat';
+
+/** Roles a Chat Completions message may have (`function` is the deprecated one). */
+const CHAT_ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
+
+/** Top-level keys of other formats' request bodies (Anthropic, Bedrock, Gemini, Responses), never of a Chat one. */
+const FOREIGN_BODY_KEYS = [
+  'system',
+  'thinking',
+  'mcp_servers',
+  'output_config',
+  'container',
+  'context_management',
+  'top_k',
+  'stop_sequences',
+  'anthropic_version',
+  'anthropic_beta',
+  'contents',
+  'systemInstruction',
+  'generationConfig',
+  'input',
+  'instructions',
+  'previous_response_id',
+  'toolConfig',
+  'inferenceConfig',
+  'additionalModelRequestFields',
+];
+
+/** Top-level keys only a Chat Completions body has: with one, `max_tokens` is not Anthropic's. */
+const CHAT_BODY_KEYS = [
+  'max_completion_tokens',
+  'stream_options',
+  'n',
+  'response_format',
+  'logprobs',
+  'top_logprobs',
+  'logit_bias',
+  'frequency_penalty',
+  'presence_penalty',
+  'seed',
+  'stop',
+  'parallel_tool_calls',
+  'functions',
+  'function_call',
+  'modalities',
+  'audio',
+  'prediction',
+  'reasoning_effort',
+  'verbosity',
+  'web_search_options',
+  'store',
+  'user',
+];
+
+interface ChatContext {
+  /** The value read was a bare messages array. */
+  bare: boolean;
+}
+
+/** Where one v1 part (or tool-result content part) came from, and where its fields are. */
+interface Loc {
+  ptr: string;
+  fields?: Record<string, string>;
+  children?: Loc[];
+}
+
+interface MessageLoc {
+  ptr: string;
+  parts: Loc[];
+}
+
+const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+const join = (base: string, ...tokens: (string | number)[]): string =>
+  base + tokens.map((t) => '/' + escapePointerToken(t)).join('');
+
+/** A `data:<mediaType>;base64,<data>` URL split in two, or undefined for any other URL. */
+function splitDataUrl(url: string): { mediaType: string; data: string } | undefined {
+  const m = /^data:([^;,]+);base64,/.exec(url);
+  if (m === null) return undefined;
+  return { mediaType: m[1]!, data: url.slice(m[0].length) };
+}
+
+/** The media type of an `input_audio` format. */
+function audioMediaType(format: string): string {
+  return format === 'mp3' ? 'audio/mpeg' : `audio/${format}`;
+}
+
+/** The `input_audio` format of a media type. */
+function audioFormat(mediaType: string): string {
+  if (mediaType === 'audio/mpeg' || mediaType === 'audio/mp3') return 'mp3';
+  if (mediaType === 'audio/wav' || mediaType === 'audio/x-wav' || mediaType === 'audio/wave')
+    return 'wav';
+  return mediaType.replace(/^audio\//, '');
+}
+
+/** Keeps `data` as the part's `providerData` entry (when non-empty) and returns the part. */
+function withData(part: Part, data: JsonObject | undefined): Part {
+  keepProviderData(part, FORMAT, data);
+  return part;
+}
+
+/** Merges `extra` into `data` (both optional), in order. */
+function merged(data: JsonObject | undefined, extra: JsonObject | undefined): JsonObject {
+  const out: JsonObject = {};
+  for (const src of [data, extra]) {
+    if (src === undefined) continue;
+    for (const k of Object.keys(src)) setOwn(out, k, src[k]!);
+  }
+  return out;
+}
+
+/** A source node v1 cannot hold as a part: carried whole in providerData under a non-v1 type; `$in` names the call list it came from. */
+function rawPart(node: JsonValue, label: string, from?: string): Part {
+  const data: JsonObject = { part: node };
+  if (from !== undefined) setOwn(data, '$in', from);
+  return withData({ type: `${FORMAT}:${label}` }, data);
+}
+
+// ---------------------------------------------------------------- detect
+
+/** True when `p` is a Chat Completions content part. */
+function isChatPart(p: JsonValue): boolean {
+  if (!isPlainObject(p) || hasOwn(p, 'providerOptions')) return false;
+  switch (p.type) {
+    case 'text':
+      return typeof p.text === 'string';
+    case 'refusal':
+      return typeof p.refusal === 'string';
+    case 'image_url':
+      return isPlainObject(p.image_url);
+    case 'input_audio':
+      return isPlainObject(p.input_audio);
+    case 'file':
+      return isPlainObject(p.file);
+    default:
+      return false;
+  }
+}
+
+/** True when `m` is a Chat Completions message (and not a v1, Gemini, Responses, Anthropic or AI SDK one). */
+function isChatMessage(m: JsonValue): boolean {
+  if (!isPlainObject(m) || typeof m.role !== 'string' || !CHAT_ROLES.has(m.role)) return false;
+  // v1 and Gemini have `parts`, Responses items a `type`, the AI SDK `providerOptions`.
+  if (hasOwn(m, 'parts') || hasOwn(m, 'type') || hasOwn(m, 'providerOptions')) return false;
+  const c = m.content;
+  if (c !== undefined && c !== null && typeof c !== 'string') {
+    if (!Array.isArray(c) || !c.every(isChatPart)) return false;
+  }
+  const calls = m.tool_calls;
+  if (calls !== undefined) {
+    if (!Array.isArray(calls)) return false;
+    for (const t of calls) {
+      if (!isPlainObject(t) || !(isPlainObject(t.function) || isPlainObject(t.custom)))
+        return false;
+    }
+  }
+  return true;
+}
+
+/** True when a message uses something only Chat Completions has (a role, calls, null content, a part type). */
+function hasChatFeature(m: JsonObject): boolean {
+  if (m.role !== 'user' && m.role !== 'assistant') return true;
+  if (hasOwn(m, 'tool_calls') || hasOwn(m, 'function_call') || m.content === null) return true;
+  return Array.isArray(m.content) && m.content.some((p) => isPlainObject(p) && p.type !== 'text');
+}
+
+/** True when `value` is a Chat Completions messages array or request body. */
+function detectChat(value: JsonValue): boolean {
+  let messages: JsonValue | undefined;
+  if (Array.isArray(value)) messages = value;
+  else if (isPlainObject(value)) {
+    if (FOREIGN_BODY_KEYS.some((k) => hasOwn(value, k))) return false;
+    // Chat tools are {type: "function", function} or {type: "custom", custom}; Anthropic's and others' are not.
+    const tools = value.tools;
+    if (
+      Array.isArray(tools) &&
+      tools.some(
+        (t) => !isPlainObject(t) || !(isPlainObject(t.function) || isPlainObject(t.custom)),
+      )
+    )
+      return false;
+    messages = value.messages;
+  }
+  if (!Array.isArray(messages) || messages.length === 0 || !messages.every(isChatMessage)) {
+    return false;
+  }
+  // Anthropic requires max_tokens; a text-only body with it and nothing OpenAI-only is read as Anthropic.
+  if (isPlainObject(value) && hasOwn(value, 'max_tokens')) {
+    return (
+      CHAT_BODY_KEYS.some((k) => hasOwn(value, k)) ||
+      (Array.isArray(value.tools) && value.tools.length > 0) ||
+      messages.some((m) => hasChatFeature(m as JsonObject))
+    );
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------- read
+
+/** A plain `{type: "text", text}` part: what a string content would be written as. */
+function isPlainTextPart(v: JsonValue | undefined): boolean {
+  return (
+    isPlainObject(v) &&
+    v.type === 'text' &&
+    typeof v.text === 'string' &&
+    Object.keys(v).length === 2
+  );
+}
+
+/** The content shape a write produces when no hint says otherwise (see {@link contentValue}). */
+function defaultKind(items: JsonValue[], role: string, hasCalls: boolean): string {
+  if (items.length === 0) return role === 'assistant' && hasCalls ? 'null' : 'string';
+  if (items.length === 1 && isPlainTextPart(items[0])) return 'string';
+  return 'array';
+}
+
+/** The shape of a source `content` value. */
+function kindOf(content: JsonValue | undefined): string {
+  if (content === undefined) return 'absent';
+  if (content === null) return 'null';
+  if (typeof content === 'string') return 'string';
+  return Array.isArray(content) ? 'array' : 'other';
+}
+
+/** The `$content` hint a message or result needs, or undefined when the default shape matches. */
+function contentHint(
+  content: JsonValue | undefined,
+  role: string,
+  hasCalls: boolean,
+): string | undefined {
+  const kind = kindOf(content);
+  if (kind === 'string' || kind === 'other') return undefined;
+  if (kind === 'array' && defaultKind(content as JsonValue[], role, hasCalls) === 'array')
+    return undefined;
+  if (kind === 'null' && defaultKind([], role, hasCalls) === 'null') return undefined;
+  return kind;
+}
+
+/** Reads one content part. */
+function readContentPart(item: JsonValue, ptr: string): { part: Part; loc: Loc } {
+  if (!isPlainObject(item) || typeof item.type !== 'string') {
+    return { part: rawPart(item, 'invalid'), loc: { ptr } };
+  }
+  const type = item.type;
+  if (type === 'text' && typeof item.text === 'string') {
+    const part = withData({ type: 'text', text: item.text }, restOf(item, ['type', 'text']));
+    return { part, loc: { ptr, fields: { text: join(ptr, 'text') } } };
+  }
+  if (type === 'refusal' && typeof item.refusal === 'string') {
+    const data = merged({ $type: 'refusal' }, restOf(item, ['type', 'refusal']));
+    const part = withData({ type: 'text', text: item.refusal }, data);
+    return { part, loc: { ptr, fields: { text: join(ptr, 'refusal') } } };
+  }
+  if (type === 'image_url' && isPlainObject(item.image_url)) {
+    const img = item.image_url;
+    if (typeof img.url === 'string') {
+      const split = splitDataUrl(img.url);
+      const part: Part = split
+        ? { type: 'image', data: split.data, mediaType: split.mediaType }
+        : { type: 'image', url: img.url };
+      const data = merged(restOf(item, ['type', 'image_url']), undefined);
+      const imgRest = restOf(img, ['url']);
+      if (imgRest !== undefined) setOwn(data, 'image_url', imgRest);
+      withData(part, data);
+      const url = join(ptr, 'image_url', 'url');
+      return { part, loc: { ptr, fields: { url, data: url, mediaType: url } } };
+    }
+  }
+  if (type === 'input_audio' && isPlainObject(item.input_audio)) {
+    const audio = item.input_audio;
+    if (typeof audio.data === 'string' && typeof audio.format === 'string') {
+      const mediaType = audioMediaType(audio.format);
+      const data = merged(restOf(item, ['type', 'input_audio']), undefined);
+      if (audioFormat(mediaType) !== audio.format) setOwn(data, '$format', audio.format);
+      const audioRest = restOf(audio, ['data', 'format']);
+      if (audioRest !== undefined) setOwn(data, 'input_audio', audioRest);
+      const part = withData({ type: 'document', data: audio.data, mediaType }, data);
+      const fields = {
+        data: join(ptr, 'input_audio', 'data'),
+        mediaType: join(ptr, 'input_audio', 'format'),
+      };
+      return { part, loc: { ptr, fields } };
+    }
+  }
+  if (type === 'file' && isPlainObject(item.file)) {
+    const file = item.file;
+    const nameOk = file.filename === undefined || typeof file.filename === 'string';
+    if (typeof file.file_data === 'string' && nameOk) {
+      const split = splitDataUrl(file.file_data);
+      const data = merged(restOf(item, ['type', 'file']), undefined);
+      let part: Part;
+      if (split) {
+        part = { type: 'document', data: split.data, mediaType: split.mediaType };
+        // A file of audio would otherwise be written back as input_audio.
+        if (split.mediaType.startsWith('audio/')) setOwn(data, '$type', 'file');
+      } else {
+        // Plain base64 (no data: URL) names no media type; PDF is the only kind Chat takes.
+        part = { type: 'document', data: file.file_data, mediaType: 'application/pdf' };
+        setOwn(data, '$base64', true);
+      }
+      if (typeof file.filename === 'string') part.name = file.filename;
+      const fileRest = restOf(file, ['file_data', 'filename']);
+      if (fileRest !== undefined) setOwn(data, 'file', fileRest);
+      withData(part, data);
+      const fileData = join(ptr, 'file', 'file_data');
+      const fields: Record<string, string> = { data: fileData, mediaType: fileData };
+      if (typeof file.filename === 'string') fields.name = join(ptr, 'file', 'filename');
+      return { part, loc: { ptr, fields } };
+    }
+  }
+  // Anything else (file_id files, other servers' part types) is kept whole.
+  return { part: rawPart(item, type), loc: { ptr } };
+}
+
+/** Reads a `content` value into parts (string → one text part, array → one part each). */
+function readContent(
+  content: JsonValue | undefined,
+  msgPtr: string,
+): { parts: Part[]; locs: Loc[] } {
+  const ptr = join(msgPtr, 'content');
+  if (typeof content === 'string') {
+    return { parts: [{ type: 'text', text: content }], locs: [{ ptr, fields: { text: ptr } }] };
+  }
+  const parts: Part[] = [];
+  const locs: Loc[] = [];
+  if (Array.isArray(content)) {
+    content.forEach((item, k) => {
+      const r = readContentPart(item, join(ptr, k));
+      parts.push(r.part);
+      locs.push(r.loc);
+    });
+  }
+  return { parts, locs };
+}
+
+/** Reads one `tool_calls` entry (or a legacy `function_call` when `legacy`). */
+function readToolCall(tc: JsonValue, ptr: string, legacy: boolean): { part: Part; loc: Loc } {
+  const kind = !legacy && isPlainObject(tc) && tc.type === 'custom' ? 'custom' : 'function';
+  const body = legacy ? tc : isPlainObject(tc) ? tc[kind] : undefined;
+  if (!isPlainObject(tc) || !isPlainObject(body)) {
+    const from = legacy ? 'function_call' : 'tool_calls';
+    return { part: rawPart(tc, from, from), loc: { ptr } };
+  }
+  const bodyPtr = legacy ? ptr : join(ptr, kind);
+  const part: Part = { type: 'tool-call' };
+  const data: JsonObject = {};
+  const fields: Record<string, string> = {};
+  const mapped: string[] = [];
+  if (!legacy) {
+    mapped.push(kind);
+    if (typeof tc.id === 'string') {
+      part.id = tc.id;
+      mapped.push('id');
+      fields.id = join(ptr, 'id');
+    }
+    if (tc.type === 'function' || tc.type === 'custom') mapped.push('type');
+    else if (tc.type === undefined) setOwn(data, '$noType', true);
+    if (kind === 'custom') setOwn(data, '$kind', 'custom');
+  } else {
+    setOwn(data, '$legacy', true);
+  }
+  const bodyMapped: string[] = [];
+  if (typeof body.name === 'string') {
+    part.name = body.name;
+    bodyMapped.push('name');
+    fields.name = join(bodyPtr, 'name');
+  }
+  const argKey = kind === 'custom' ? 'input' : 'arguments';
+  const args = body[argKey];
+  bodyMapped.push(argKey);
+  if (typeof args === 'string') part.arguments = args;
+  else if (args === undefined) {
+    part.arguments = '';
+    setOwn(data, '$arguments', 'absent');
+  } else {
+    // Stored histories sometimes hold the arguments as an object: kept as its JSON text.
+    part.arguments = objectToArguments(args);
+    setOwn(data, '$arguments', 'json');
+  }
+  if (args !== undefined) fields.arguments = join(bodyPtr, argKey);
+  if (legacy) {
+    for (const [k, v] of Object.entries(restOf(body, bodyMapped) ?? {})) setOwn(data, k, v);
+  } else {
+    const bodyRest = restOf(body, bodyMapped);
+    if (bodyRest !== undefined) setOwn(data, kind, bodyRest);
+    for (const [k, v] of Object.entries(restOf(tc, mapped) ?? {})) setOwn(data, k, v);
+  }
+  return { part: withData(part, data), loc: { ptr, fields } };
+}
+
+/** Reads a `tool` (or legacy `function`) message into a v1 tool message with one result. */
+function readToolMessage(m: JsonObject, ptr: string): { message: Message; loc: MessageLoc } {
+  const mapped = ['role', 'content'];
+  const result: Part = { type: 'tool-result' };
+  const partData: JsonObject = {};
+  const fields: Record<string, string> = {};
+  if (typeof m.tool_call_id === 'string') {
+    result.callId = m.tool_call_id;
+    mapped.push('tool_call_id');
+    fields.callId = join(ptr, 'tool_call_id');
+  }
+  if (typeof m.name === 'string') {
+    // The legacy `name` is the function's name: it belongs on the result.
+    result.name = m.name;
+    mapped.push('name');
+    setOwn(partData, '$name', true);
+    fields.name = join(ptr, 'name');
+  }
+  const content = m.content;
+  if (kindOf(content) === 'other') mapped.splice(mapped.indexOf('content'), 1);
+  const { parts, locs } = readContent(content, ptr);
+  result.content = parts;
+  if (content !== undefined) fields.content = join(ptr, 'content');
+  const hint = contentHint(content, 'tool', false);
+  if (hint !== undefined) setOwn(partData, '$content', hint);
+  withData(result, partData);
+  const message: Message = { role: 'tool', parts: [result] };
+  const data: JsonObject = {};
+  if (m.role === 'function') setOwn(data, '$role', 'function');
+  keepProviderData(message, FORMAT, merged(data, restOf(m, mapped)));
+  return { message, loc: { ptr, parts: [{ ptr, fields, children: locs }] } };
+}
+
+/** Reads one message. */
+function readMessage(
+  m: JsonValue,
+  ptr: string,
+  index: number,
+): { message: Message; loc: MessageLoc } {
+  if (!isPlainObject(m)) notFormat(FORMAT, `message ${index} is not an object`);
+  if (typeof m.role !== 'string') notFormat(FORMAT, `message ${index} has no string "role"`);
+  if (m.role === 'tool' || m.role === 'function') return readToolMessage(m, ptr);
+
+  const role = m.role;
+  const mapped = ['role'];
+  const data: JsonObject = {};
+  const parts: Part[] = [];
+  const locs: Loc[] = [];
+  const assistant = role === 'assistant';
+
+  if (assistant && typeof m.reasoning_content === 'string') {
+    // DeepSeek/Kimi-style reasoning replay: a v1 reasoning part, written back to the same field.
+    mapped.push('reasoning_content');
+    parts.push(
+      withData({ type: 'reasoning', text: m.reasoning_content }, { $field: 'reasoning_content' }),
+    );
+    const p = join(ptr, 'reasoning_content');
+    locs.push({ ptr: p, fields: { text: p } });
+  }
+
+  const content = m.content;
+  if (kindOf(content) !== 'other') mapped.push('content');
+  const read = readContent(content, ptr);
+  parts.push(...read.parts);
+  locs.push(...read.locs);
+
+  let hasCalls = false;
+  if (assistant && Array.isArray(m.tool_calls)) {
+    mapped.push('tool_calls');
+    if (m.tool_calls.length === 0) setOwn(data, '$emptyToolCalls', true);
+    m.tool_calls.forEach((tc, k) => {
+      const r = readToolCall(tc, join(ptr, 'tool_calls', k), false);
+      parts.push(r.part);
+      locs.push(r.loc);
+      hasCalls = true;
+    });
+  }
+  if (assistant && isPlainObject(m.function_call)) {
+    mapped.push('function_call');
+    const r = readToolCall(m.function_call, join(ptr, 'function_call'), true);
+    parts.push(r.part);
+    locs.push(r.loc);
+    hasCalls = true;
+  }
+
+  const hint = contentHint(content, role, hasCalls);
+  if (hint !== undefined) setOwn(data, '$content', hint);
+  const message: Message = { role: role === 'developer' ? 'system' : role, parts };
+  if (role === 'developer') setOwn(data, '$role', 'developer');
+  if (typeof m.name === 'string') {
+    message.name = m.name;
+    mapped.push('name');
+  }
+  keepProviderData(message, FORMAT, merged(data, restOf(m, mapped)));
+  return { message, loc: { ptr, parts: locs } };
+}
+
+/** The locator of a read: v1 indices → pointers into the value read. */
+function makeLocator(base: string, locs: MessageLoc[]): Locator {
+  return (messageIndex, partIndex, path = []) => {
+    if (messageIndex === undefined) return base;
+    const m = locs[messageIndex];
+    if (m === undefined) return base;
+    if (partIndex === undefined) return m.ptr;
+    const found = m.parts[partIndex];
+    if (found === undefined) return m.ptr;
+    let loc: Loc = found;
+    let k = 0;
+    while (k < path.length) {
+      const key = String(path[k]);
+      const child: Loc | undefined = loc.children?.[Number(path[k + 1])];
+      if (key === 'content' && k + 1 < path.length && child !== undefined) {
+        loc = child;
+        k += 2;
+        continue;
+      }
+      return loc.fields?.[key] ?? loc.ptr;
+    }
+    return loc.ptr;
+  };
+}
+
+// ---------------------------------------------------------------- write
+
+interface WriteState {
+  /** The conversation came from another format: drop what Chat does not accept, and say so. */
+  strict: boolean;
+  losses: Loss[];
+}
+
+/** Copies the non-hint fields of `data` other than `skip` onto `target`. */
+function restoreExcept(target: JsonObject, data: JsonObject | undefined, skip: string[]): void {
+  if (data === undefined) return;
+  for (const key of Object.keys(data)) {
+    if (key.startsWith('$') || skip.includes(key)) continue;
+    setOwn(target, key, data[key]!);
+  }
+}
+
+/** Which v1 content part types a role's `content` takes (Chat Completions rules). */
+function allowedIn(role: string, type: string): boolean {
+  if (role === 'user') return type === 'text' || type === 'image' || type === 'document';
+  return type === 'text';
+}
+
+/** Writes one content part, or undefined when it is dropped (with a loss). */
+function writeContentPart(
+  part: Part,
+  role: string,
+  where: { messageIndex: number; partIndex: number },
+  state: WriteState,
+): JsonValue | undefined {
+  const data = providerDataOf(part, FORMAT);
+  const lose = (what: string): undefined => {
+    state.losses.push({ ...where, what });
+    return undefined;
+  };
+  if (part.type.startsWith(`${FORMAT}:`) && data !== undefined && hasOwn(data, 'part')) {
+    return data.part!;
+  }
+  if (!(PART_TYPES as readonly string[]).includes(part.type)) {
+    return lose(`unknown part type "${part.type}"`);
+  }
+  if (state.strict && !allowedIn(role, part.type)) {
+    return lose(
+      role === 'tool' ? `${part.type} in a tool result` : `${part.type} part in a ${role} message`,
+    );
+  }
+  state.losses.push(...providerDataLosses(part, FORMAT, where));
+  switch (part.type) {
+    case 'text': {
+      state.losses.push(...fieldLosses(part, ['type', 'text'], where, 'text part'));
+      const refusal = data?.$type === 'refusal';
+      const out: JsonObject = refusal
+        ? { type: 'refusal', refusal: part.text! }
+        : { type: 'text', text: part.text! };
+      restoreFields(out, data);
+      return out;
+    }
+    case 'image': {
+      state.losses.push(
+        ...fieldLosses(part, ['type', 'url', 'data', 'mediaType'], where, 'image part'),
+      );
+      let url: string;
+      if (typeof part.url === 'string') url = part.url;
+      else if (typeof part.data === 'string')
+        url = `data:${String(part.mediaType)};base64,${part.data}`;
+      else return lose('image part without url or data');
+      const image: JsonObject = { url };
+      restoreFields(image, isPlainObject(data?.image_url) ? data.image_url : undefined);
+      const out: JsonObject = { type: 'image_url', image_url: image };
+      restoreExcept(out, data, ['image_url']);
+      return out;
+    }
+    case 'document': {
+      state.losses.push(
+        ...fieldLosses(part, ['type', 'url', 'data', 'mediaType', 'name'], where, 'document part'),
+      );
+      const mediaType = String(part.mediaType);
+      if (typeof part.data !== 'string') return lose('document given by url');
+      const kind =
+        typeof data?.$type === 'string'
+          ? data.$type
+          : mediaType.startsWith('audio/')
+            ? 'input_audio'
+            : 'file';
+      if (kind === 'input_audio') {
+        const format = typeof data?.$format === 'string' ? data.$format : audioFormat(mediaType);
+        const audio: JsonObject = { data: part.data, format };
+        restoreFields(audio, isPlainObject(data?.input_audio) ? data.input_audio : undefined);
+        const out: JsonObject = { type: 'input_audio', input_audio: audio };
+        restoreExcept(out, data, ['input_audio']);
+        return out;
+      }
+      const fileData = data?.$base64 === true ? part.data : `data:${mediaType};base64,${part.data}`;
+      const file: JsonObject = { file_data: fileData };
+      if (typeof part.name === 'string') file.filename = part.name;
+      restoreFields(file, isPlainObject(data?.file) ? data.file : undefined);
+      const out: JsonObject = { type: 'file', file };
+      restoreExcept(out, data, ['file']);
+      return out;
+    }
+    default:
+      return lose(`${part.type} part in a ${role} message`);
+  }
+}
+
+/**
+ * A `content` value from written parts: no parts → null (assistant with calls)
+ * or "", one plain text part → its string, otherwise the array; a `$content`
+ * hint from the read restores `null`, absent or a one-part array.
+ */
+function contentValue(
+  items: JsonValue[],
+  hint: JsonValue | undefined,
+  role: string,
+  hasCalls: boolean,
+): JsonValue | undefined {
+  if (hint === 'array') return items;
+  if (items.length === 0 && hint === 'null') return null;
+  if (items.length === 0 && hint === 'absent') return undefined;
+  const kind = defaultKind(items, role, hasCalls);
+  if (kind === 'null') return null;
+  if (kind === 'string') return items.length === 0 ? '' : ((items[0] as JsonObject).text as string);
+  return items;
+}
+
+/** Writes the content parts of one message (or tool result). */
+function writeItems(
+  parts: readonly Part[],
+  role: string,
+  messageIndex: number,
+  partIndex: (k: number) => number,
+  state: WriteState,
+): JsonValue[] {
+  const items: JsonValue[] = [];
+  parts.forEach((part, k) => {
+    const w = writeContentPart(part, role, { messageIndex, partIndex: partIndex(k) }, state);
+    if (w !== undefined) items.push(w);
+  });
+  return items;
+}
+
+/** Writes a tool call part as a `tool_calls` entry, or as a legacy `function_call`. */
+function writeToolCall(part: Part, legacy: boolean): JsonObject {
+  const data = providerDataOf(part, FORMAT);
+  const kind = data?.$kind === 'custom' ? 'custom' : 'function';
+  const body: JsonObject = {};
+  if (typeof part.name === 'string') body.name = part.name;
+  const args = typeof part.arguments === 'string' ? part.arguments : '';
+  const argKey = kind === 'custom' ? 'input' : 'arguments';
+  if (data?.$arguments === 'json') {
+    try {
+      body[argKey] = parseJson(args);
+    } catch {
+      body[argKey] = args;
+    }
+  } else if (!(data?.$arguments === 'absent' && args === '')) body[argKey] = args;
+  if (legacy) {
+    restoreFields(body, data);
+    return body;
+  }
+  const bodyRest = data?.[kind];
+  restoreFields(body, isPlainObject(bodyRest) ? bodyRest : undefined);
+  const out: JsonObject = {};
+  if (typeof part.id === 'string') out.id = part.id;
+  if (data?.$noType !== true) out.type = kind;
+  setOwn(out, kind, body);
+  restoreExcept(out, data, [kind]);
+  return out;
+}
+
+/** Writes a v1 tool message: one Chat `tool` message per result, then a user message for anything else. */
+function writeToolMessage(m: Message, i: number, state: WriteState, out: JsonValue[]): void {
+  const data = providerDataOf(m, FORMAT);
+  const legacy = data?.$role === 'function';
+  const others: { part: Part; index: number }[] = [];
+  let first = true;
+  m.parts.forEach((part, j) => {
+    if (part.type !== 'tool-result') {
+      others.push({ part, index: j });
+      return;
+    }
+    const where = { messageIndex: i, partIndex: j };
+    const pdata = providerDataOf(part, FORMAT);
+    state.losses.push(...providerDataLosses(part, FORMAT, where));
+    state.losses.push(
+      ...fieldLosses(
+        part,
+        ['type', 'callId', 'name', 'content', 'failed'],
+        where,
+        'tool-result part',
+      ),
+    );
+    if (part.failed === true) state.losses.push({ ...where, what: 'failed flag of a tool result' });
+    const msg: JsonObject = { role: legacy ? 'function' : 'tool' };
+    if (typeof part.callId === 'string') msg.tool_call_id = part.callId;
+    if ((pdata?.$name === true || legacy) && typeof part.name === 'string') msg.name = part.name;
+    const content = Array.isArray(part.content) ? (part.content as Part[]) : [];
+    const items = writeItems(content, 'tool', i, () => j, state);
+    const value = contentValue(items, pdata?.$content, 'tool', false);
+    if (value !== undefined) msg.content = value;
+    if (first) restoreFields(msg, data);
+    first = false;
+    out.push(msg);
+  });
+  if (m.parts.length === 0) state.losses.push({ messageIndex: i, what: 'empty tool message' });
+  if (others.length > 0) {
+    // Text or media beside results (e.g. an Anthropic follow-up) go in a user message after them.
+    const items: JsonValue[] = [];
+    for (const { part, index } of others) {
+      const where = { messageIndex: i, partIndex: index };
+      if (part.type === 'tool-call' || part.type === 'reasoning') {
+        state.losses.push({ ...where, what: `${part.type} part in a tool message` });
+        continue;
+      }
+      const w = writeContentPart(part, 'user', where, state);
+      if (w !== undefined) items.push(w);
+    }
+    if (items.length > 0)
+      out.push({ role: 'user', content: contentValue(items, undefined, 'user', false)! });
+  }
+}
+
+/** Writes one v1 message (a tool message may give several). */
+function writeMessage(m: Message, i: number, state: WriteState, out: JsonValue[]): void {
+  state.losses.push(...providerDataLosses(m, FORMAT, { messageIndex: i }));
+  const carried = m.role === 'tool' ? ['role', 'parts'] : ['role', 'parts', 'name'];
+  state.losses.push(...fieldLosses(m, carried, { messageIndex: i }, 'message'));
+  if (m.role === 'tool') {
+    writeToolMessage(m, i, state, out);
+    return;
+  }
+  const data = providerDataOf(m, FORMAT);
+  const role = m.role === 'system' && data?.$role === 'developer' ? 'developer' : m.role;
+  const assistant = role === 'assistant';
+  const msg: JsonObject = { role };
+  if (typeof m.name === 'string') msg.name = m.name;
+  const contentParts: { part: Part; index: number }[] = [];
+  const calls: JsonValue[] = [];
+  let functionCall: JsonObject | undefined;
+  let reasoning: string | undefined;
+  m.parts.forEach((part, j) => {
+    const where = { messageIndex: i, partIndex: j };
+    const pdata = providerDataOf(part, FORMAT);
+    const lose = (what: string): void => {
+      state.losses.push({ ...where, what });
+    };
+    if (part.type === 'reasoning') {
+      if (assistant && pdata?.$field === 'reasoning_content' && reasoning === undefined) {
+        reasoning = String(part.text);
+      } else lose('reasoning part');
+    } else if (part.type === 'tool-call') {
+      if (!assistant) return lose(`tool-call part in a ${role} message`);
+      state.losses.push(...providerDataLosses(part, FORMAT, where));
+      state.losses.push(
+        ...fieldLosses(part, ['type', 'id', 'name', 'arguments'], where, 'tool-call part'),
+      );
+      if (pdata?.$legacy === true && functionCall === undefined) {
+        functionCall = writeToolCall(part, true);
+      } else calls.push(writeToolCall(part, false));
+    } else if (pdata?.$in === 'tool_calls' && assistant) {
+      calls.push(pdata.part!);
+    } else if (pdata?.$in === 'function_call' && assistant) {
+      functionCall = pdata.part as JsonObject;
+    } else if (part.type === 'tool-result') {
+      lose(`tool-result part in a ${role} message`);
+    } else {
+      contentParts.push({ part, index: j });
+    }
+  });
+  const hasCalls = calls.length > 0 || functionCall !== undefined;
+  const items: JsonValue[] = [];
+  for (const { part, index } of contentParts) {
+    const w = writeContentPart(part, role, { messageIndex: i, partIndex: index }, state);
+    if (w !== undefined) items.push(w);
+  }
+  const content = contentValue(items, data?.$content, role, hasCalls);
+  if (content !== undefined) msg.content = content;
+  if (reasoning !== undefined) msg.reasoning_content = reasoning;
+  if (calls.length > 0 || data?.$emptyToolCalls === true) msg.tool_calls = calls;
+  if (functionCall !== undefined) msg.function_call = functionCall;
+  restoreFields(msg, data);
+  out.push(msg);
+}
+
+/** Writes a conversation as a Chat Completions body (or the bare array it was read from). */
+function writeChat(conversation: Conversation, context: unknown): WriteResult {
+  const ctx = context as ChatContext | undefined;
+  const state: WriteState = { strict: ctx === undefined, losses: [] };
+  state.losses.push(...providerDataLosses(conversation, FORMAT, {}));
+  state.losses.push(...fieldLosses(conversation, ['version', 'messages'], {}, 'conversation'));
+  const messages: JsonValue[] = [];
+  conversation.messages.forEach((m, i) => writeMessage(m, i, state, messages));
+  if (ctx?.bare === true) return { value: messages, losses: state.losses };
+  const data = providerDataOf(conversation, FORMAT);
+  const body: JsonObject = {};
+  // The model first, as requests are usually written.
+  if (data !== undefined && hasOwn(data, 'model')) body.model = data.model!;
+  body.messages = messages;
+  restoreFields(body, data);
+  return { value: body, losses: state.losses };
+}
+
+/** OpenAI Chat Completions messages, bare or inside a request body. */
+export const openaiChatFormat: ConversationFormat = {
+  name: FORMAT,
+  description:
+    'OpenAI Chat Completions: a messages array or a request body with "messages" (system/developer/user/assistant/tool)',
+  readOnly: false,
+  detect: detectChat,
+  read(value) {
+    let list: JsonValue[];
+    let base: string;
+    let rest: JsonObject | undefined;
+    if (Array.isArray(value)) {
+      list = value;
+      base = '';
+    } else if (isPlainObject(value) && Array.isArray(value.messages)) {
+      list = value.messages;
+      base = '/messages';
+      rest = restOf(value, ['messages']);
+    } else {
+      notFormat(FORMAT, 'no "messages" array');
+    }
+    const messages: Message[] = [];
+    const locs: MessageLoc[] = [];
+    list.forEach((m, i) => {
+      const r = readMessage(m, join(base, i), i);
+      messages.push(r.message);
+      locs.push(r.loc);
+    });
+    return {
+      conversation: makeConversation(messages, FORMAT, rest),
+      context: { bare: Array.isArray(value) } satisfies ChatContext,
+      locate: makeLocator(base, locs),
+    };
+  },
+  write: writeChat,
+};
