@@ -5,6 +5,8 @@
  */
 import type { ConversationFormat } from './format.js';
 import { aiSdkFormat } from './ai-sdk.js';
+import { anthropicFormat } from './anthropic.js';
+import { bedrockFormat } from './bedrock.js';
 import { claudeCodeFormat } from './claude-code.js';
 import { geminiFormat } from './gemini.js';
 import { nativeFormat } from './native.js';
@@ -17,6 +19,8 @@ export const FORMATS: readonly ConversationFormat[] = [
   claudeCodeFormat,
   geminiFormat,
   openaiResponsesFormat,
+  bedrockFormat,
+  anthropicFormat,
   aiSdkFormat,
   openaiChatFormat,
 ];

@@ -83,8 +83,13 @@ export function providerDataLosses(
 ): Loss[] {
   const pd = obj.providerData;
   if (!isPlainObject(pd)) return [];
+  // An entry of shape hints only ($-keys) carries no data another format could lose.
   return Object.keys(pd)
     .filter((k) => k !== format)
+    .filter((k) => {
+      const entry = pd[k];
+      return !isPlainObject(entry) || Object.keys(entry).some((key) => !key.startsWith('$'));
+    })
     .map((k) => ({ ...where, what: `providerData.${k}` }));
 }
 

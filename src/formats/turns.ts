@@ -8,8 +8,9 @@
 import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
 import { escapePointerToken } from '../model/pointer.js';
 import type { Message, Part } from '../model/types.js';
-import type { Conversation, Locator } from './format.js';
+import type { Locator, Loss } from './format.js';
 import { providerDataOf } from './format.js';
+import { isPlainObject, providerDataLosses } from './shared.js';
 
 /** What a read of a block-turn format hands to the write of the same format. */
 export interface TurnContext {
@@ -17,6 +18,8 @@ export interface TurnContext {
   bare: boolean;
   /** Every v1 message and part object the read produced, to tell them from ones an operation added. */
   read: WeakSet<object>;
+  /** The request body's keys in the order read, so a write keeps it. */
+  keys?: string[];
 }
 
 /** True when a v1 message came from the value read (by identity, or by carrying this format's providerData). */
@@ -32,7 +35,11 @@ export function isFromSource(
 }
 
 /** True when a v1 part came from the value read (by identity, or by carrying this format's providerData). */
-export function isPartFromSource(ctx: TurnContext | undefined, part: Part, format: string): boolean {
+export function isPartFromSource(
+  ctx: TurnContext | undefined,
+  part: Part,
+  format: string,
+): boolean {
   return providerDataOf(part, format) !== undefined || (ctx?.read.has(part) ?? false);
 }
 
@@ -130,54 +137,83 @@ export function makeLocator(base: string, messages: readonly MessageLocation[]):
   };
 }
 
-/** Builds the request body: keys in the order read (`order`), then the kept fields, then the history. */
+/**
+ * Copies kept fields onto a block built from v1 fields. Kept fields mirror the
+ * source block's shape, so a kept object merges into the object the block
+ * already has there (e.g. the extra fields of an image's `source`). `$` hints
+ * and the `skip` keys are not copied.
+ */
+export function mergeKept(
+  target: JsonObject,
+  kept: JsonObject | undefined,
+  skip: readonly string[] = [],
+): void {
+  if (kept === undefined) return;
+  for (const key of Object.keys(kept)) {
+    if (key.startsWith('$') || skip.includes(key)) continue;
+    const have = target[key];
+    const add = kept[key]!;
+    if (isPlainObject(have) && isPlainObject(add)) mergeKept(have, add);
+    else setOwn(target, key, add);
+  }
+}
+
+/** Sets `obj[key]` to `value` when `value` has fields. */
+export function setIfAny(obj: JsonObject, key: string, value: JsonObject | undefined): void {
+  if (value !== undefined && Object.keys(value).length > 0) setOwn(obj, key, value);
+}
+
+/**
+ * Losses for the providerData other formats left on an object. An entry with
+ * only `$` hints (shape, no data) is not a loss.
+ */
+export function foreignDataLosses(
+  obj: JsonObject,
+  format: string,
+  where: { messageIndex?: number; partIndex?: number },
+): Loss[] {
+  return providerDataLosses(obj, format, where).filter((loss) => {
+    const entry = providerDataOf(obj, loss.what.slice('providerData.'.length));
+    return entry === undefined || Object.keys(entry).some((k) => !k.startsWith('$'));
+  });
+}
+
+/** Sorts losses in place by message, then part (conversation-level ones first), keeping the order of ties. */
+export function sortLosses(losses: Loss[]): void {
+  const key = (l: Loss): [number, number] => [l.messageIndex ?? -1, l.partIndex ?? -1];
+  losses.sort((a, b) => {
+    const [am, ap] = key(a);
+    const [bm, bp] = key(b);
+    return am - bm || ap - bp;
+  });
+}
+
+/** Builds the request body: keys in the order read (`order`), then the history, then the kept fields. */
 export function assembleBody(
-  order: JsonValue | undefined,
+  order: readonly string[] | undefined,
   kept: JsonObject | undefined,
   own: Record<string, JsonValue | undefined>,
 ): JsonObject {
   const body: JsonObject = {};
   const place = (key: string): void => {
-    if (Object.prototype.hasOwnProperty.call(body, key)) return;
-    if (Object.prototype.hasOwnProperty.call(own, key)) {
-      const v = own[key];
-      if (v !== undefined) setOwn(body, key, v);
-    } else if (kept !== undefined && !key.startsWith('$') && Object.hasOwn(kept, key)) {
+    if (Object.hasOwn(body, key)) return;
+    const v = Object.hasOwn(own, key) ? own[key] : undefined;
+    if (v !== undefined) setOwn(body, key, v);
+    else if (kept !== undefined && !key.startsWith('$') && Object.hasOwn(kept, key)) {
       setOwn(body, key, kept[key]!);
     }
   };
-  if (Array.isArray(order)) for (const k of order) if (typeof k === 'string') place(k);
+  for (const k of order ?? []) place(k);
   for (const k of Object.keys(own)) place(k);
   if (kept !== undefined) for (const k of Object.keys(kept)) place(k);
   return body;
 }
 
-/** The key order of a request body, when it differs from what {@link assembleBody} gives without one. */
-export function orderHint(
-  body: JsonObject,
-  own: readonly string[],
-  kept: JsonObject | undefined,
-): string[] | undefined {
-  const keys = Object.keys(body);
-  const natural = [
-    ...own.filter((k) => Object.hasOwn(body, k)),
-    ...Object.keys(kept ?? {}).filter((k) => !k.startsWith('$')),
-  ];
-  return keys.length === natural.length && keys.every((k, i) => k === natural[i])
-    ? undefined
-    : keys;
-}
-
-/** The conversation-level fields a block-turn writer does not carry. */
+/** The conversation fields a block-turn writer carries; any other is a loss. */
 export const CONVERSATION_FIELDS = ['version', 'messages'] as const;
 
-/** The v1 message fields a block-turn writer carries. */
+/** The v1 message fields a block-turn writer carries; any other is a loss. */
 export const MESSAGE_FIELDS = ['role', 'parts'] as const;
-
-/** Whether a conversation's messages hold any part of one of `types`. */
-export function hasPartOf(conversation: Conversation, types: readonly string[]): boolean {
-  return conversation.messages.some((m) => m.parts.some((p) => types.includes(p.type)));
-}
 
 /** UTF-8 text as base64, or undefined when the text would not come back identical (lone surrogates). */
 export function textToBase64(text: string): string | undefined {

@@ -1,0 +1,899 @@
+/**
+ * Anthropic Messages requests: `{model, max_tokens, system?, messages: [{role,
+ * content: string | blocks}], tools, ...}`, or a bare `messages` array.
+ *
+ * One source message becomes one v1 message; a user message that carries
+ * `tool_result` blocks becomes a v1 `tool` message. Blocks v1 has no type for
+ * (server tools, web search results, MCP, container uploads, ...) become parts
+ * of type `anthropic:<block type>` holding the block in providerData, so they
+ * survive every operation and write back unchanged.
+ */
+import { parseJson, setOwn, type JsonObject, type JsonValue } from '../model/json.js';
+import type { Message, Part } from '../model/types.js';
+import type { Conversation, ConversationFormat, Loss, ReadResult } from './format.js';
+import { providerDataOf } from './format.js';
+import {
+  argumentsToObject,
+  fieldLosses,
+  isPlainObject,
+  keepProviderData,
+  makeConversation,
+  notFormat,
+  objectToArguments,
+  restOf,
+} from './shared.js';
+import {
+  assembleBody,
+  base64ToText,
+  CONVERSATION_FIELDS,
+  foreignDataLosses,
+  groupTurns,
+  isFromSource,
+  isPartFromSource,
+  joinPointer,
+  makeLocator,
+  mergeKept,
+  MESSAGE_FIELDS,
+  parseDataUrl,
+  resultsFirst,
+  setIfAny,
+  sortLosses,
+  textToBase64,
+  type MessageLocation,
+  type PartLocation,
+  type TurnContext,
+} from './turns.js';
+
+const FORMAT = 'anthropic';
+
+/** Prefix of the v1 part type of a block v1 cannot express. */
+const UNKNOWN_PREFIX = 'anthropic:';
+
+/** Block types only the Anthropic Messages API uses (`text` is shared with OpenAI chat parts). */
+const ANTHROPIC_BLOCK_TYPES = new Set([
+  'image',
+  'document',
+  'tool_use',
+  'tool_result',
+  'thinking',
+  'redacted_thinking',
+  'server_tool_use',
+  'mcp_tool_use',
+  'mcp_tool_result',
+  'container_upload',
+  'search_result',
+  'tool_reference',
+  'tool_addition',
+]);
+
+/** Content part types of other formats, whose presence means the value is not Anthropic. */
+const FOREIGN_BLOCK_TYPES = new Set([
+  'image_url',
+  'input_audio',
+  'file',
+  'refusal',
+  'input_text',
+  'input_image',
+  'input_file',
+  'output_text',
+  'tool-call',
+  'tool-result',
+  'reasoning',
+  'function_call',
+  'function_call_output',
+]);
+
+/** Message keys of other formats (OpenAI chat, v1, Gemini, AI SDK). */
+const FOREIGN_MESSAGE_KEYS = [
+  'parts',
+  'tool_calls',
+  'tool_call_id',
+  'function_call',
+  'providerOptions',
+];
+
+const KNOWN_PART_FIELDS: Record<string, readonly string[]> = {
+  text: ['type', 'text'],
+  image: ['type', 'url', 'data', 'mediaType'],
+  document: ['type', 'url', 'data', 'mediaType', 'name'],
+  'tool-call': ['type', 'id', 'name', 'arguments'],
+  // A result's `name` is the call's: Anthropic pairs by id alone.
+  'tool-result': ['type', 'callId', 'name', 'content', 'failed'],
+  reasoning: ['type', 'text', 'signature', 'redacted'],
+};
+
+/** A block's own `type` plus whatever the caller maps. */
+const withType = (
+  fields: Record<string, readonly (string | number)[]>,
+): Record<string, readonly (string | number)[]> => ({ type: ['type'], ...fields });
+
+// ---------------------------------------------------------------------------
+// Detection
+
+/** Why a messages array is not Anthropic, or null; `found` learns whether an Anthropic-only block occurs. */
+function messagesProblem(messages: JsonValue[], found: { anthropic: boolean }): string | null {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (!isPlainObject(m)) return `message ${i} is not an object`;
+    if (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'system') {
+      return `message ${i} has role ${JSON.stringify(m.role)}`;
+    }
+    if (FOREIGN_MESSAGE_KEYS.some((k) => Object.hasOwn(m, k))) {
+      return `message ${i} has a field of another format`;
+    }
+    const content = m.content;
+    if (typeof content === 'string') continue;
+    if (!Array.isArray(content)) return `message ${i} has no string or array "content"`;
+    for (const b of content) {
+      if (!isPlainObject(b) || typeof b.type !== 'string') {
+        return `message ${i} has a content block without a string "type"`;
+      }
+      if (FOREIGN_BLOCK_TYPES.has(b.type)) return `message ${i} has a "${b.type}" block`;
+      // AI SDK parts: images and files by an `image`/`data` field, provider options.
+      if ((b.type === 'image' || b.type === 'document') && !isPlainObject(b.source)) {
+        return `message ${i} has an image or document without a source`;
+      }
+      if (Object.hasOwn(b, 'providerOptions')) return `message ${i} has a part of another format`;
+      if (isAnthropicOnlyBlock(b)) found.anthropic = true;
+    }
+  }
+  return null;
+}
+
+/** True for a block shape no other supported format uses. */
+function isAnthropicOnlyBlock(b: JsonObject): boolean {
+  const type = b.type as string;
+  if (type === 'text') return Object.hasOwn(b, 'cache_control') || Object.hasOwn(b, 'citations');
+  if (type === 'image' || type === 'document') return isPlainObject(b.source);
+  if (ANTHROPIC_BLOCK_TYPES.has(type)) return true;
+  // Server tool results: web_search_tool_result, bash_code_execution_tool_result, ...
+  return type.endsWith('_tool_result') && typeof b.tool_use_id === 'string';
+}
+
+/** Request fields only the Anthropic Messages API has. */
+const ANTHROPIC_REQUEST_FIELDS = [
+  'anthropic_version',
+  'anthropic_beta',
+  'stop_sequences',
+  'top_k',
+  'mcp_servers',
+  'container',
+  'output_config',
+  'context_management',
+];
+
+/** Request fields only OpenAI chat has. */
+const OPENAI_REQUEST_FIELDS = [
+  'max_completion_tokens',
+  'n',
+  'response_format',
+  'frequency_penalty',
+  'presence_penalty',
+  'logprobs',
+  'top_logprobs',
+  'logit_bias',
+  'seed',
+  'stream_options',
+  'parallel_tool_calls',
+  'functions',
+  'function_call',
+  'reasoning_effort',
+  'modalities',
+  'audio',
+  'prediction',
+  'web_search_options',
+];
+
+/** True when a request body has request-level fields only Anthropic uses. */
+function hasAnthropicRequestFields(body: JsonObject): boolean {
+  if (ANTHROPIC_REQUEST_FIELDS.some((k) => Object.hasOwn(body, k))) return true;
+  const system = body.system;
+  const systemOk =
+    typeof system === 'string' ||
+    (Array.isArray(system) &&
+      system.length > 0 &&
+      system.every((b) => isPlainObject(b) && typeof b.type === 'string'));
+  // No other supported format has a top-level `system` beside `messages` (Bedrock's is untyped blocks).
+  if (systemOk) return true;
+  // OpenAI nests a tool's name under `function`; Anthropic tools carry it at the top.
+  const tools = body.tools;
+  if (
+    Array.isArray(tools) &&
+    tools.some(
+      (t) => isPlainObject(t) && typeof t.name === 'string' && !Object.hasOwn(t, 'function'),
+    )
+  ) {
+    return true;
+  }
+  const choice = body.tool_choice;
+  if (isPlainObject(choice) && ['auto', 'any', 'tool', 'none'].includes(choice.type as string)) {
+    return true;
+  }
+  const thinking = body.thinking;
+  return isPlainObject(thinking) && typeof thinking.type === 'string';
+}
+
+/**
+ * True for a body that is Anthropic only by elimination: `max_tokens` (which
+ * Anthropic requires), every message's content a non-empty array of typed blocks, and
+ * no field only OpenAI chat has.
+ */
+function isTextBlockBody(body: JsonObject, messages: JsonValue[]): boolean {
+  if (!Object.hasOwn(body, 'max_tokens')) return false;
+  if (OPENAI_REQUEST_FIELDS.some((k) => Object.hasOwn(body, k))) return false;
+  return (
+    messages.length > 0 &&
+    messages.every((m) => isPlainObject(m) && Array.isArray(m.content) && m.content.length > 0)
+  );
+}
+
+/** True when `value` is an Anthropic Messages request body or an unambiguous bare messages array. */
+export function isAnthropic(value: JsonValue): boolean {
+  const found = { anthropic: false };
+  if (Array.isArray(value)) {
+    return value.length > 0 && messagesProblem(value, found) === null && found.anthropic;
+  }
+  if (!isPlainObject(value)) return false;
+  if (
+    ['input', 'contents', 'version', 'inferenceConfig', 'toolConfig', 'modelId'].some((k) =>
+      Object.hasOwn(value, k),
+    )
+  ) {
+    return false;
+  }
+  const messages = value.messages;
+  if (!Array.isArray(messages) || messagesProblem(messages, found) !== null) return false;
+  return found.anthropic || hasAnthropicRequestFields(value) || isTextBlockBody(value, messages);
+}
+
+// ---------------------------------------------------------------------------
+// Reading
+
+interface ReadState {
+  read: WeakSet<object>;
+}
+
+/** A part for a block v1 cannot express: the whole block, kept in providerData. */
+function unknownPart(block: JsonObject, pointer: string): { part: Part; loc: PartLocation } {
+  const type = typeof block.type === 'string' ? block.type : 'block';
+  const part: Part = { type: UNKNOWN_PREFIX + type };
+  keepProviderData(part, FORMAT, { ...block });
+  return {
+    part,
+    loc: { pointer, fields: typeof block.type === 'string' ? { type: ['type'] } : {} },
+  };
+}
+
+/** Reads an `image` or `document` block. */
+function readMedia(block: JsonObject, pointer: string): { part: Part; loc: PartLocation } {
+  const source = block.source;
+  const kind = block.type as 'image' | 'document';
+  if (!isPlainObject(source)) return unknownPart(block, pointer);
+  const part: Part = { type: kind };
+  const hints: JsonObject = {};
+  const known: string[] = ['type'];
+  const fields: Record<string, readonly (string | number)[]> = {};
+  const mediaType = source.media_type;
+  if (source.type === 'base64' && typeof source.data === 'string') {
+    part.data = source.data;
+    known.push('data');
+    fields.data = ['source', 'data'];
+    if (typeof mediaType === 'string') {
+      part.mediaType = mediaType;
+      known.push('media_type');
+      fields.mediaType = ['source', 'media_type'];
+    } else if (kind === 'document') {
+      // v1 needs a media type for documents; base64 documents are PDFs.
+      part.mediaType = 'application/pdf';
+      hints.$mediaType = false;
+    }
+  } else if (source.type === 'text' && kind === 'document' && typeof source.data === 'string') {
+    const data = textToBase64(source.data);
+    if (data === undefined) return unknownPart(block, pointer);
+    part.data = data;
+    known.push('data');
+    fields.data = ['source', 'data'];
+    hints.$sourceType = 'text';
+    if (typeof mediaType === 'string') {
+      part.mediaType = mediaType;
+      known.push('media_type');
+      fields.mediaType = ['source', 'media_type'];
+    } else {
+      part.mediaType = 'text/plain';
+      hints.$mediaType = false;
+    }
+  } else if (source.type === 'url' && typeof source.url === 'string') {
+    part.url = source.url;
+    known.push('url');
+    fields.url = ['source', 'url'];
+    // URL documents are PDFs; the source has no media type of its own.
+    if (kind === 'document') part.mediaType = 'application/pdf';
+  } else {
+    // file ids, content sources and anything newer have no v1 equivalent.
+    return unknownPart(block, pointer);
+  }
+  const blockKnown = ['type', 'source'];
+  if (kind === 'document' && typeof block.title === 'string') {
+    part.name = block.title;
+    blockKnown.push('title');
+    fields.name = ['title'];
+  }
+  const rest = restOf(block, blockKnown) ?? {};
+  setIfAny(rest, 'source', restOf(source, known));
+  for (const k of Object.keys(hints)) setOwn(rest, k, hints[k]!);
+  keepProviderData(part, FORMAT, rest);
+  return { part, loc: { pointer, fields: withType(fields) } };
+}
+
+/** Reads one content block into a v1 part; `inResult` limits it to the content part types. */
+function readBlock(
+  state: ReadState,
+  block: JsonValue,
+  pointer: string,
+  inResult: boolean,
+): { part: Part; loc: PartLocation } {
+  if (!isPlainObject(block) || typeof block.type !== 'string') {
+    return notFormat(FORMAT, `the content block at ${pointer} has no string "type"`);
+  }
+  const out = readKnownBlock(state, block, pointer, inResult) ?? unknownPart(block, pointer);
+  state.read.add(out.part);
+  return out;
+}
+
+function readKnownBlock(
+  state: ReadState,
+  block: JsonObject,
+  pointer: string,
+  inResult: boolean,
+): { part: Part; loc: PartLocation } | undefined {
+  switch (block.type) {
+    case 'text': {
+      if (typeof block.text !== 'string') return undefined;
+      const part: Part = { type: 'text', text: block.text };
+      keepProviderData(part, FORMAT, restOf(block, ['type', 'text']));
+      return { part, loc: { pointer, fields: withType({ text: ['text'] }) } };
+    }
+    case 'image':
+    case 'document':
+      return readMedia(block, pointer);
+    case 'tool_use': {
+      if (inResult) return undefined;
+      if (block.id !== undefined && typeof block.id !== 'string') return undefined;
+      if (block.name !== undefined && typeof block.name !== 'string') return undefined;
+      if (block.input === undefined) return undefined;
+      const part: Part = { type: 'tool-call' };
+      if (typeof block.id === 'string') part.id = block.id;
+      if (typeof block.name === 'string') part.name = block.name;
+      part.arguments = objectToArguments(block.input);
+      const rest = restOf(block, ['type', 'id', 'name', 'input']) ?? {};
+      // Only objects come back from the arguments text by themselves.
+      if (!isPlainObject(block.input)) setOwn(rest, '$inputRaw', true);
+      keepProviderData(part, FORMAT, rest);
+      return {
+        part,
+        loc: { pointer, fields: withType({ id: ['id'], name: ['name'], arguments: ['input'] }) },
+      };
+    }
+    case 'tool_result': {
+      if (inResult) return undefined;
+      if (block.tool_use_id !== undefined && typeof block.tool_use_id !== 'string')
+        return undefined;
+      if (block.is_error !== undefined && typeof block.is_error !== 'boolean') return undefined;
+      const part: Part = { type: 'tool-result' };
+      if (typeof block.tool_use_id === 'string') part.callId = block.tool_use_id;
+      const rest = restOf(block, ['type', 'tool_use_id', 'content', 'is_error']) ?? {};
+      const loc: PartLocation = {
+        pointer,
+        fields: withType({ callId: ['tool_use_id'], failed: ['is_error'], content: ['content'] }),
+      };
+      const content = block.content;
+      if (typeof content === 'string') {
+        part.content = [{ type: 'text', text: content }];
+        setOwn(rest, '$contentString', true);
+        loc.contentPointer = joinPointer(pointer, 'content');
+      } else if (Array.isArray(content)) {
+        const parts: Part[] = [];
+        loc.content = [];
+        content.forEach((b, c) => {
+          const r = readBlock(state, b, joinPointer(pointer, 'content', c), true);
+          parts.push(r.part);
+          loc.content!.push(r.loc);
+        });
+        part.content = parts;
+      } else if (content === undefined) {
+        part.content = [];
+        setOwn(rest, '$noContent', true);
+        loc.contentPointer = pointer;
+      } else {
+        return undefined;
+      }
+      if (typeof block.is_error === 'boolean') part.failed = block.is_error;
+      keepProviderData(part, FORMAT, rest);
+      return { part, loc };
+    }
+    case 'thinking': {
+      if (inResult || typeof block.thinking !== 'string') return undefined;
+      if (block.signature !== undefined && typeof block.signature !== 'string') return undefined;
+      const part: Part = { type: 'reasoning', text: block.thinking };
+      if (typeof block.signature === 'string') part.signature = block.signature;
+      keepProviderData(part, FORMAT, restOf(block, ['type', 'thinking', 'signature']));
+      return {
+        part,
+        loc: { pointer, fields: withType({ text: ['thinking'], signature: ['signature'] }) },
+      };
+    }
+    case 'redacted_thinking': {
+      if (inResult || typeof block.data !== 'string') return undefined;
+      const part: Part = { type: 'reasoning', text: '', redacted: block.data };
+      keepProviderData(part, FORMAT, restOf(block, ['type', 'data']));
+      return { part, loc: { pointer, fields: withType({ redacted: ['data'] }) } };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Reads the parts of one message's `content`, remembering every part object. */
+function readContent(
+  state: ReadState,
+  content: JsonValue[],
+  pointer: string,
+): { parts: Part[]; locs: PartLocation[] } {
+  const parts: Part[] = [];
+  const locs: PartLocation[] = [];
+  content.forEach((b, k) => {
+    const r = readBlock(state, b, joinPointer(pointer, k), false);
+    parts.push(r.part);
+    locs.push(r.loc);
+  });
+  return { parts, locs };
+}
+
+/** Reads the top-level `system` into a v1 system message, or undefined when it stays a request field. */
+function readSystem(
+  state: ReadState,
+  system: JsonValue | undefined,
+): { message: Message; loc: MessageLocation } | undefined {
+  if (typeof system === 'string' && system !== '') {
+    const part: Part = { type: 'text', text: system };
+    state.read.add(part);
+    const message: Message = { role: 'system', parts: [part] };
+    keepProviderData(message, FORMAT, { $system: 'string' });
+    state.read.add(message);
+    return {
+      message,
+      loc: { pointer: '/system', parts: [{ pointer: '/system' }] },
+    };
+  }
+  if (Array.isArray(system) && system.length > 0) {
+    const { parts, locs } = readContent(state, system, '/system');
+    const message: Message = { role: 'system', parts };
+    keepProviderData(message, FORMAT, { $system: 'blocks' });
+    state.read.add(message);
+    return { message, loc: { pointer: '/system', parts: locs } };
+  }
+  return undefined;
+}
+
+/** Reads one source message. */
+function readMessage(
+  state: ReadState,
+  m: JsonValue,
+  pointer: string,
+  index: number,
+): { message: Message; loc: MessageLocation } {
+  if (!isPlainObject(m)) return notFormat(FORMAT, `message ${index} is not an object`);
+  if (typeof m.role !== 'string') return notFormat(FORMAT, `message ${index} has no string "role"`);
+  const content = m.content;
+  const rest = restOf(m, ['role', 'content']) ?? {};
+  let parts: Part[];
+  let locs: PartLocation[];
+  if (typeof content === 'string') {
+    const part: Part = { type: 'text', text: content };
+    state.read.add(part);
+    parts = [part];
+    locs = [{ pointer: joinPointer(pointer, 'content') }];
+    setOwn(rest, '$string', true);
+  } else if (Array.isArray(content)) {
+    ({ parts, locs } = readContent(state, content, joinPointer(pointer, 'content')));
+  } else {
+    return notFormat(FORMAT, `message ${index} has no string or array "content"`);
+  }
+  let role = m.role;
+  if (role === 'user' && parts.some((p) => p.type === 'tool-result')) role = 'tool';
+  // A system message inside the history stays there, also when written without this read's context.
+  else if (role === 'system') setOwn(rest, '$inline', true);
+  else if (role !== 'user' && role !== 'assistant') setOwn(rest, '$role', role);
+  const message: Message = { role, parts };
+  keepProviderData(message, FORMAT, rest);
+  state.read.add(message);
+  return { message, loc: { pointer, parts: locs } };
+}
+
+function readAnthropic(value: JsonValue): ReadResult {
+  let body: JsonObject | undefined;
+  let history: JsonValue | undefined;
+  if (Array.isArray(value)) history = value;
+  else if (isPlainObject(value)) {
+    body = value;
+    history = value.messages;
+  } else {
+    return notFormat(FORMAT, 'not a request body or a messages array');
+  }
+  if (!Array.isArray(history)) return notFormat(FORMAT, 'no "messages" array');
+  const state: ReadState = { read: new WeakSet() };
+  const messages: Message[] = [];
+  const locs: MessageLocation[] = [];
+  let requestRest: JsonObject | undefined;
+  if (body !== undefined) {
+    const system = readSystem(state, body.system);
+    if (system !== undefined) {
+      messages.push(system.message);
+      locs.push(system.loc);
+    }
+    const own = system === undefined ? ['messages'] : ['system', 'messages'];
+    requestRest = restOf(body, own);
+  }
+  const base = body === undefined ? '' : '/messages';
+  history.forEach((m, i) => {
+    const r = readMessage(state, m, joinPointer(base, i), i);
+    messages.push(r.message);
+    locs.push(r.loc);
+  });
+  // A bare array stays one when written back from a stored v1 file, without this context.
+  if (body === undefined) requestRest = { $bare: true };
+  const conversation = makeConversation(messages, FORMAT, requestRest);
+  const context: TurnContext = { bare: body === undefined, read: state.read };
+  if (body !== undefined) context.keys = Object.keys(body);
+  return { conversation, context, locate: makeLocator(base, locs) };
+}
+
+// ---------------------------------------------------------------------------
+// Writing
+
+interface WriteState {
+  ctx: TurnContext | undefined;
+  losses: Loss[];
+}
+
+type Where = { messageIndex: number; partIndex: number };
+
+/** The prefix of a loss inside a tool result's content. */
+const at = (label: string | undefined): string => (label === undefined ? '' : `${label}: `);
+
+/** Writes a kept block (a part of an unknown type whose providerData holds the block). */
+function keptBlock(part: Part): JsonObject | undefined {
+  if (!part.type.startsWith(UNKNOWN_PREFIX)) return undefined;
+  const pd = providerDataOf(part, FORMAT);
+  if (pd === undefined) return undefined;
+  const block: JsonObject = {};
+  mergeKept(block, pd);
+  return block;
+}
+
+/** A tool_use `input` that was not an object: the arguments text parsed as is, when it still parses. */
+function rawInput(args: string): JsonValue {
+  try {
+    return parseJson(args);
+  } catch {
+    return argumentsToObject(args);
+  }
+}
+
+/** Writes an `image` or `document` part. */
+function writeMedia(
+  state: WriteState,
+  part: Part,
+  where: Where,
+  label: string | undefined,
+): JsonObject | undefined {
+  const pd = providerDataOf(part, FORMAT);
+  // A part from another format is adapted to what Anthropic takes; one read here is written as read.
+  const foreign = !isPartFromSource(state.ctx, part, FORMAT);
+  const kind = part.type as 'image' | 'document';
+  const source: JsonObject = {};
+  let url = typeof part.url === 'string' ? part.url : undefined;
+  let data = typeof part.data === 'string' ? part.data : undefined;
+  let mediaType = typeof part.mediaType === 'string' ? part.mediaType : undefined;
+  if (data === undefined && url?.toLowerCase().startsWith('data:') === true) {
+    const parsed = parseDataUrl(url);
+    if (parsed !== undefined) {
+      data = parsed.data;
+      mediaType = parsed.mediaType;
+      url = undefined;
+    }
+  }
+  const keepMediaType = pd?.$mediaType !== false;
+  if (data !== undefined) {
+    let text: string | undefined;
+    if (kind === 'document') {
+      const plain = mediaType?.split(';')[0]?.trim() === 'text/plain';
+      if (pd?.$sourceType === 'text' || (foreign && plain)) text = base64ToText(data);
+    }
+    if (text !== undefined) {
+      source.type = 'text';
+      if (keepMediaType && mediaType !== undefined) {
+        source.media_type = foreign ? 'text/plain' : mediaType;
+      }
+      source.data = text;
+    } else {
+      source.type = 'base64';
+      if (keepMediaType && mediaType !== undefined) source.media_type = mediaType;
+      source.data = data;
+      if (foreign && kind === 'document' && mediaType !== 'application/pdf') {
+        state.losses.push({
+          ...where,
+          what: `${at(label)}document type ${mediaType ?? '(none)'} (Anthropic takes PDF and plain text)`,
+        });
+      }
+    }
+  } else if (url !== undefined) {
+    source.type = 'url';
+    source.url = url;
+    if (foreign && kind === 'document' && mediaType !== 'application/pdf') {
+      state.losses.push({
+        ...where,
+        what: `${at(label)}document type ${mediaType ?? '(none)'} (Anthropic URL documents are PDF)`,
+      });
+    }
+  } else {
+    state.losses.push({ ...where, what: `${at(label)}${kind} part without url or data` });
+    return undefined;
+  }
+  const block: JsonObject = { type: kind, source };
+  if (kind === 'document' && typeof part.name === 'string') block.title = part.name;
+  mergeKept(block, pd);
+  return block;
+}
+
+/** Writes one v1 part as a content block, or records why it cannot be written. */
+function writePart(
+  state: WriteState,
+  part: Part,
+  where: Where,
+  inResult: boolean,
+  label?: string,
+): JsonObject | undefined {
+  const block = writeBlock(state, part, where, inResult, label);
+  // What a written part does not carry; a part not written at all is one loss already.
+  if (block !== undefined) state.losses.push(...partLosses(part, where));
+  return block;
+}
+
+/** The fields and other formats' data of a written part that Anthropic does not carry. */
+function partLosses(part: Part, where: Where): Loss[] {
+  const known = KNOWN_PART_FIELDS[part.type];
+  return [
+    ...foreignDataLosses(part, FORMAT, where),
+    ...(known === undefined ? [] : fieldLosses(part, known, where, `${part.type} part`)),
+  ];
+}
+
+function writeBlock(
+  state: WriteState,
+  part: Part,
+  where: Where,
+  inResult: boolean,
+  label: string | undefined,
+): JsonObject | undefined {
+  const pd = providerDataOf(part, FORMAT);
+  const fromSource = isPartFromSource(state.ctx, part, FORMAT);
+  if (
+    inResult &&
+    !['text', 'image', 'document'].includes(part.type) &&
+    !part.type.startsWith(UNKNOWN_PREFIX)
+  ) {
+    state.losses.push({ ...where, what: `${at(label)}${part.type} part inside a tool result` });
+    return undefined;
+  }
+  switch (part.type) {
+    case 'text': {
+      const text = typeof part.text === 'string' ? part.text : '';
+      // Anthropic rejects empty text blocks; a block read as empty stays as it was.
+      if (!fromSource && text.trim() === '') {
+        state.losses.push({ ...where, what: `${at(label)}blank text part` });
+        return undefined;
+      }
+      const block: JsonObject = { type: 'text', text };
+      mergeKept(block, pd);
+      return block;
+    }
+    case 'image':
+    case 'document':
+      return writeMedia(state, part, where, label);
+    case 'tool-call': {
+      const block: JsonObject = { type: 'tool_use' };
+      if (typeof part.id === 'string') block.id = part.id;
+      else state.losses.push({ ...where, what: `${at(label)}tool call without id` });
+      if (typeof part.name === 'string') block.name = part.name;
+      const args = typeof part.arguments === 'string' ? part.arguments : '';
+      block.input = pd?.$inputRaw === true ? rawInput(args) : argumentsToObject(args);
+      mergeKept(block, pd);
+      return block;
+    }
+    case 'tool-result': {
+      const block: JsonObject = { type: 'tool_result' };
+      if (typeof part.callId === 'string') block.tool_use_id = part.callId;
+      else state.losses.push({ ...where, what: `${at(label)}tool result without callId` });
+      const content = Array.isArray(part.content) ? (part.content as Part[]) : [];
+      const only = content.length === 1 ? content[0] : undefined;
+      if (
+        pd?.$contentString === true &&
+        only?.type === 'text' &&
+        typeof only.text === 'string' &&
+        only.providerData === undefined
+      ) {
+        block.content = only.text;
+      } else if (!(pd?.$noContent === true && content.length === 0)) {
+        const blocks: JsonValue[] = [];
+        content.forEach((c, k) => {
+          const b = writePart(state, c, where, true, `tool result content ${k}`);
+          if (b !== undefined) blocks.push(b);
+        });
+        block.content = blocks;
+      }
+      if (typeof part.failed === 'boolean') block.is_error = part.failed;
+      mergeKept(block, pd);
+      return block;
+    }
+    case 'reasoning': {
+      if (typeof part.redacted === 'string') {
+        if (typeof part.text === 'string' && part.text !== '') {
+          state.losses.push({ ...where, what: `${at(label)}text of a redacted reasoning part` });
+        }
+        const block: JsonObject = { type: 'redacted_thinking', data: part.redacted };
+        mergeKept(block, pd);
+        return block;
+      }
+      // Anthropic rejects thinking without a signature; one read that way stays as it was.
+      if (typeof part.signature !== 'string' && !fromSource) {
+        state.losses.push({ ...where, what: `${at(label)}reasoning part without signature` });
+        return undefined;
+      }
+      const block: JsonObject = {
+        type: 'thinking',
+        thinking: typeof part.text === 'string' ? part.text : '',
+      };
+      if (typeof part.signature === 'string') block.signature = part.signature;
+      mergeKept(block, pd);
+      return block;
+    }
+    default: {
+      const block = keptBlock(part);
+      if (block === undefined) {
+        state.losses.push({ ...where, what: `${at(label)}unknown part type "${part.type}"` });
+      }
+      return block;
+    }
+  }
+}
+
+/** The top-level `system` value from the v1 system messages that go there. */
+function writeSystem(
+  state: WriteState,
+  messages: readonly Message[],
+  indices: readonly number[],
+): JsonValue | undefined {
+  if (indices.length === 0) return undefined;
+  const blocks: JsonObject[] = [];
+  for (const i of indices) {
+    const m = messages[i]!;
+    state.losses.push(...fieldLosses(m, MESSAGE_FIELDS, { messageIndex: i }, 'message'));
+    state.losses.push(...foreignDataLosses(m, FORMAT, { messageIndex: i }));
+    m.parts.forEach((p, j) => {
+      const where = { messageIndex: i, partIndex: j };
+      if (p.type !== 'text' && !p.type.startsWith(UNKNOWN_PREFIX)) {
+        state.losses.push({ ...where, what: `${p.type} part in the system prompt` });
+        return;
+      }
+      const b = writePart(state, p, where, false);
+      if (b !== undefined) blocks.push(b);
+    });
+  }
+  const first = messages[indices[0]!]!;
+  const hint = providerDataOf(first, FORMAT)?.$system;
+  const only = blocks.length === 1 ? blocks[0]! : undefined;
+  const plain =
+    only !== undefined && Object.keys(only).length === 2 && typeof only.text === 'string';
+  if (indices.length === 1 && hint !== 'blocks' && plain) return only.text as string;
+  return blocks.length === 0 ? undefined : blocks;
+}
+
+/** The Anthropic role a v1 message is written with. */
+function targetRole(state: WriteState, m: Message, index: number): string {
+  const hinted = providerDataOf(m, FORMAT)?.$role;
+  if (typeof hinted === 'string') return hinted;
+  if (m.role === 'tool') return 'user';
+  if (m.role === 'user' || m.role === 'assistant' || m.role === 'system') return m.role;
+  state.losses.push({ messageIndex: index, what: `role "${m.role}" (written as user)` });
+  return 'user';
+}
+
+function writeAnthropic(
+  conversation: Conversation,
+  context?: unknown,
+): { value: JsonValue; losses: Loss[] } {
+  const ctx = context as TurnContext | undefined;
+  const state: WriteState = { ctx, losses: [] };
+  state.losses.push(...foreignDataLosses(conversation, FORMAT, {}));
+  state.losses.push(...fieldLosses(conversation, CONVERSATION_FIELDS, {}, 'conversation'));
+  const messages = conversation.messages;
+  const bare = ctx?.bare ?? providerDataOf(conversation, FORMAT)?.$bare === true;
+
+  // Leading system messages go to the top-level `system`; later ones, and ones read inline, stay inline.
+  const top: number[] = [];
+  const turns: number[] = [];
+  let leading = true;
+  messages.forEach((m, i) => {
+    const hinted = providerDataOf(m, FORMAT)?.$system !== undefined;
+    const toTop =
+      !bare && m.role === 'system' && (hinted || (leading && !isFromSource(ctx, m, FORMAT)));
+    (toTop ? top : turns).push(i);
+    if (m.role !== 'system') leading = false;
+  });
+  const system = writeSystem(state, messages, top);
+
+  const entries = turns.map((i) => ({
+    key: messages[i]!.role === 'tool' ? 'tool' : undefined,
+    source: isFromSource(ctx, messages[i]!, FORMAT),
+  }));
+  const out: JsonValue[] = [];
+  for (const group of groupTurns(entries)) {
+    const members = group.map((g) => turns[g]!);
+    const lead = members.find((i) => isFromSource(ctx, messages[i]!, FORMAT)) ?? members[0]!;
+    const leadMessage = messages[lead]!;
+    const pd = providerDataOf(leadMessage, FORMAT);
+    let blocks: JsonObject[] = [];
+    let partCount = 0;
+    for (const i of members) {
+      const m = messages[i]!;
+      state.losses.push(...fieldLosses(m, MESSAGE_FIELDS, { messageIndex: i }, 'message'));
+      state.losses.push(...foreignDataLosses(m, FORMAT, { messageIndex: i }));
+      partCount += m.parts.length;
+      m.parts.forEach((p, j) => {
+        const b = writePart(state, p, { messageIndex: i, partIndex: j }, false);
+        if (b !== undefined) blocks.push(b);
+      });
+    }
+    const exact = members.length === 1 && isFromSource(ctx, leadMessage, FORMAT);
+    const role = targetRole(state, leadMessage, lead);
+    // All results of a turn go first in its user message (providers.md §3).
+    if (!exact && role === 'user') blocks = resultsFirst(blocks, (b) => b.type === 'tool_result');
+    if (blocks.length === 0 && partCount > 0) {
+      state.losses.push({ messageIndex: lead, what: 'message with nothing Anthropic can express' });
+      continue;
+    }
+    const message: JsonObject = { role };
+    const only = blocks.length === 1 ? blocks[0]! : undefined;
+    if (
+      pd?.$string === true &&
+      members.length === 1 &&
+      only !== undefined &&
+      Object.keys(only).length === 2 &&
+      typeof only.text === 'string'
+    ) {
+      message.content = only.text;
+    } else {
+      message.content = blocks;
+    }
+    mergeKept(message, pd);
+    out.push(message);
+  }
+
+  sortLosses(state.losses);
+  if (bare) return { value: out, losses: state.losses };
+  const kept = providerDataOf(conversation, FORMAT);
+  const value = assembleBody(ctx?.keys, kept, { system, messages: out });
+  return { value, losses: state.losses };
+}
+
+/** The Anthropic Messages format. */
+export const anthropicFormat: ConversationFormat = {
+  name: 'anthropic',
+  description:
+    'Anthropic Messages request: {"model", "max_tokens", "system", "messages": [...]} or a bare messages array with Anthropic content blocks',
+  readOnly: false,
+  detect: isAnthropic,
+  read: readAnthropic,
+  write: writeAnthropic,
+};

@@ -1,0 +1,916 @@
+/**
+ * AWS Bedrock Converse requests: `{modelId?, system?: [{text} | {cachePoint} |
+ * {guardContent}], messages: [{role, content: [ContentBlock]}], toolConfig,
+ * inferenceConfig, ...}`, or a bare `messages` array. A content block is an
+ * object keyed by its kind (`{text}`, `{toolUse: {...}}`, ...), without `type`.
+ *
+ * One source message becomes one v1 message; a user message that carries
+ * `toolResult` blocks becomes a v1 `tool` message. Blocks v1 has no type for
+ * (video, guard content, server tool use and its result, ...) become parts of
+ * type `bedrock:<kind>` holding the block in providerData. A `cachePoint`
+ * travels with the part before it (`cachePoint` in its providerData).
+ */
+import { parseJson, setOwn, type JsonObject, type JsonValue } from '../model/json.js';
+import type { Message, Part } from '../model/types.js';
+import type { Conversation, ConversationFormat, Loss, ReadResult } from './format.js';
+import { providerDataOf } from './format.js';
+import {
+  argumentsToObject,
+  fieldLosses,
+  isPlainObject,
+  keepProviderData,
+  makeConversation,
+  notFormat,
+  objectToArguments,
+  restOf,
+} from './shared.js';
+import {
+  assembleBody,
+  base64ToText,
+  CONVERSATION_FIELDS,
+  foreignDataLosses,
+  groupTurns,
+  isFromSource,
+  isPartFromSource,
+  joinPointer,
+  makeLocator,
+  mergeKept,
+  MESSAGE_FIELDS,
+  parseDataUrl,
+  resultsFirst,
+  setIfAny,
+  sortLosses,
+  textToBase64,
+  type MessageLocation,
+  type PartLocation,
+  type TurnContext,
+} from './turns.js';
+
+const FORMAT = 'bedrock';
+
+/** Prefix of the v1 part type of a block v1 cannot express. */
+const UNKNOWN_PREFIX = 'bedrock:';
+
+/** The keys a Converse content block is keyed by (SDK `ContentBlock` members). */
+const BLOCK_KINDS = new Set([
+  'text',
+  'image',
+  'document',
+  'video',
+  'audio',
+  'toolUse',
+  'toolResult',
+  'reasoningContent',
+  'cachePoint',
+  'guardContent',
+  'citationsContent',
+  'searchResult',
+]);
+
+/** The keys a tool result's content block is keyed by. */
+const RESULT_KINDS = new Set([...BLOCK_KINDS, 'json']);
+
+/** The members of a reasoning block. */
+const REASONING_KINDS = new Set(['reasoningText', 'redactedContent']);
+
+/** The keys of a system block (SDK `SystemContentBlock` members). */
+const SYSTEM_KINDS = new Set(['text', 'cachePoint', 'guardContent']);
+
+/** Document formats and their media types (SDK `DocumentFormat`). */
+const DOCUMENT_TYPES: Record<string, string> = {
+  pdf: 'application/pdf',
+  csv: 'text/csv',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xls: 'application/vnd.ms-excel',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  html: 'text/html',
+  txt: 'text/plain',
+  md: 'text/markdown',
+};
+
+/** Image formats Bedrock takes (SDK `ImageFormat`). */
+const IMAGE_FORMATS = new Set(['gif', 'jpeg', 'png', 'webp']);
+
+const KNOWN_PART_FIELDS: Record<string, readonly string[]> = {
+  text: ['type', 'text'],
+  image: ['type', 'url', 'data', 'mediaType'],
+  document: ['type', 'url', 'data', 'mediaType', 'name'],
+  'tool-call': ['type', 'id', 'name', 'arguments'],
+  // A result's `name` is the call's: Bedrock pairs by id alone.
+  'tool-result': ['type', 'callId', 'name', 'content', 'failed'],
+  reasoning: ['type', 'text', 'signature', 'redacted'],
+};
+
+/** The media type of a document format. */
+function documentMediaType(format: string): string {
+  return DOCUMENT_TYPES[format] ?? `application/${format}`;
+}
+
+/** The document format of a media type. */
+function documentFormat(mediaType: string): string | undefined {
+  const bare = mediaType.split(';')[0]!.trim().toLowerCase();
+  for (const [format, type] of Object.entries(DOCUMENT_TYPES)) if (type === bare) return format;
+  return bare.startsWith('application/') ? bare.slice('application/'.length) : undefined;
+}
+
+/** The image format of a media type. */
+function imageFormat(mediaType: string): string {
+  const bare = mediaType.split(';')[0]!.trim().toLowerCase();
+  const sub = bare.startsWith('image/') ? bare.slice('image/'.length) : bare;
+  return sub === 'jpg' ? 'jpeg' : sub;
+}
+
+/** The ASCII text a base64 string encodes, when it encodes exactly that (else undefined). */
+function asciiOfBase64(data: string): string | undefined {
+  try {
+    const binary = atob(data);
+    if (!/^[\x20-\x7e]*$/.test(binary) || btoa(binary) !== data) return undefined;
+    return binary;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The one content-block kind a block is keyed by, or undefined. */
+function kindOf(block: JsonObject, kinds: ReadonlySet<string>): string | undefined {
+  const found = Object.keys(block).filter((k) => kinds.has(k));
+  return found.length === 1 ? found[0] : undefined;
+}
+
+// ---------------------------------------------------------------------------
+// Detection
+
+/** Why a messages array is not Bedrock, or null; `found` learns whether any block occurs. */
+function messagesProblem(messages: JsonValue[], found: { blocks: boolean }): string | null {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (!isPlainObject(m)) return `message ${i} is not an object`;
+    if (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'system') {
+      return `message ${i} has role ${JSON.stringify(m.role)}`;
+    }
+    if (['parts', 'tool_calls', 'tool_call_id', 'function_call'].some((k) => Object.hasOwn(m, k))) {
+      return `message ${i} has a field of another format`;
+    }
+    if (!Array.isArray(m.content)) return `message ${i} has no "content" array`;
+    for (const b of m.content) {
+      if (!isPlainObject(b) || Object.hasOwn(b, 'type') || kindOf(b, BLOCK_KINDS) === undefined) {
+        return `message ${i} has a content block that is not a Converse block`;
+      }
+      found.blocks = true;
+    }
+  }
+  return null;
+}
+
+/** True for a Converse `system` list: blocks keyed by text, cachePoint or guardContent. */
+function isSystemList(system: JsonValue | undefined): boolean {
+  return (
+    Array.isArray(system) &&
+    system.every(
+      (b) => isPlainObject(b) && !Object.hasOwn(b, 'type') && kindOf(b, SYSTEM_KINDS) !== undefined,
+    )
+  );
+}
+
+/** True when `value` is a Bedrock Converse request body or a bare array of Converse messages. */
+export function isBedrock(value: JsonValue): boolean {
+  const found = { blocks: false };
+  if (Array.isArray(value)) {
+    return value.length > 0 && messagesProblem(value, found) === null && found.blocks;
+  }
+  if (!isPlainObject(value)) return false;
+  if (['input', 'contents', 'version'].some((k) => Object.hasOwn(value, k))) return false;
+  const messages = value.messages;
+  if (!Array.isArray(messages) || messagesProblem(messages, found) !== null) return false;
+  if (value.system !== undefined && !isSystemList(value.system)) return false;
+  if (found.blocks) return true;
+  // No block to go by (an empty history): the Converse request fields decide.
+  return (
+    isSystemList(value.system) &&
+    ['inferenceConfig', 'toolConfig', 'modelId'].some((k) => Object.hasOwn(value, k))
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Reading
+
+interface ReadState {
+  read: WeakSet<object>;
+  /** Ids of server-side tool uses (Nova code interpreter), whose results stay unknown parts too. */
+  serverIds: Set<string>;
+}
+
+interface ReadPart {
+  part: Part;
+  loc: PartLocation;
+}
+
+/** A part for a block v1 cannot express: the whole block, kept in providerData. */
+function unknownPart(block: JsonObject, pointer: string, name?: string): ReadPart {
+  const kind = name ?? (Object.keys(block).length === 1 ? Object.keys(block)[0]! : 'block');
+  const part: Part = { type: UNKNOWN_PREFIX + kind };
+  keepProviderData(part, FORMAT, { ...block });
+  return { part, loc: { pointer } };
+}
+
+/** What a block keeps beyond v1, in the block's own shape: its fields beside `kind`, and `innerKept` under it. */
+function outerKept(block: JsonObject, kind: string, innerKept: JsonObject | undefined): JsonObject {
+  const kept = restOf(block, [kind]) ?? {};
+  setIfAny(kept, kind, innerKept);
+  return kept;
+}
+
+/** Reads an `image` or `document` block. */
+function readMedia(
+  block: JsonObject,
+  kind: 'image' | 'document',
+  pointer: string,
+): ReadPart | undefined {
+  const inner = block[kind];
+  if (!isPlainObject(inner) || !isPlainObject(inner.source)) return undefined;
+  const source = inner.source;
+  const part: Part = { type: kind };
+  const fields: Record<string, readonly (string | number)[]> = {};
+  const hints: JsonObject = {};
+  const sourceKnown: string[] = [];
+  let sourceKept: JsonObject | undefined;
+  if (typeof source.bytes === 'string') {
+    part.data = source.bytes;
+    sourceKnown.push('bytes');
+    fields.data = [kind, 'source', 'bytes'];
+  } else if (kind === 'document' && typeof source.text === 'string') {
+    const data = textToBase64(source.text);
+    if (data === undefined) return undefined;
+    part.data = data;
+    sourceKnown.push('text');
+    fields.data = [kind, 'source', 'text'];
+    hints.$sourceType = 'text';
+  } else if (isPlainObject(source.s3Location) && typeof source.s3Location.uri === 'string') {
+    part.url = source.s3Location.uri;
+    sourceKnown.push('s3Location');
+    fields.url = [kind, 'source', 's3Location', 'uri'];
+    sourceKept = {};
+    setIfAny(sourceKept, 's3Location', restOf(source.s3Location, ['uri']));
+  } else {
+    // Document `content` sources and anything newer have no v1 equivalent.
+    return undefined;
+  }
+  const known = ['source'];
+  const format = inner.format;
+  if (typeof format === 'string') {
+    const mediaType = kind === 'image' ? `image/${format}` : documentMediaType(format);
+    part.mediaType = mediaType;
+    known.push('format');
+    fields.mediaType = [kind, 'format'];
+    // Keep the format exactly when the media type would not give it back.
+    const back = kind === 'image' ? imageFormat(mediaType) : documentFormat(mediaType);
+    if (back !== format) hints.$format = format;
+  } else if (format !== undefined) {
+    return undefined;
+  }
+  if (kind === 'document' && typeof inner.name === 'string') {
+    part.name = inner.name;
+    known.push('name');
+    fields.name = [kind, 'name'];
+  }
+  const innerKept = restOf(inner, known) ?? {};
+  setIfAny(innerKept, 'source', { ...restOf(source, sourceKnown), ...sourceKept });
+  keepProviderData(part, FORMAT, { ...outerKept(block, kind, innerKept), ...hints });
+  return { part, loc: { pointer, fields } };
+}
+
+/** Reads one block of a message's content (or, with `inResult`, of a tool result's content). */
+function readBlock(
+  state: ReadState,
+  block: JsonValue,
+  pointer: string,
+  inResult: boolean,
+): ReadPart {
+  if (!isPlainObject(block))
+    return notFormat(FORMAT, `the content block at ${pointer} is not an object`);
+  const out = readKnownBlock(state, block, pointer, inResult) ?? unknownPart(block, pointer);
+  state.read.add(out.part);
+  return out;
+}
+
+function readKnownBlock(
+  state: ReadState,
+  block: JsonObject,
+  pointer: string,
+  inResult: boolean,
+): ReadPart | undefined {
+  if (Object.hasOwn(block, 'type')) return undefined;
+  const kind = kindOf(block, inResult ? RESULT_KINDS : BLOCK_KINDS);
+  switch (kind) {
+    case 'text': {
+      if (typeof block.text !== 'string') return undefined;
+      const part: Part = { type: 'text', text: block.text };
+      keepProviderData(part, FORMAT, restOf(block, ['text']));
+      return { part, loc: { pointer, fields: { text: ['text'] } } };
+    }
+    case 'json': {
+      // A JSON result has no v1 part: its compact text, marked to become JSON again.
+      const part: Part = { type: 'text', text: objectToArguments(block.json!) };
+      const rest = restOf(block, ['json']) ?? {};
+      setOwn(rest, '$json', true);
+      keepProviderData(part, FORMAT, rest);
+      return { part, loc: { pointer, fields: { text: ['json'] } } };
+    }
+    case 'image':
+    case 'document':
+      return readMedia(block, kind, pointer);
+    case 'toolUse': {
+      const use = block.toolUse;
+      if (inResult || !isPlainObject(use)) return undefined;
+      if (use.type !== undefined) {
+        // A server tool (Nova code interpreter) runs and answers inside the assistant turn.
+        if (typeof use.toolUseId === 'string') state.serverIds.add(use.toolUseId);
+        return unknownPart(block, pointer, typeof use.type === 'string' ? use.type : undefined);
+      }
+      if (use.toolUseId !== undefined && typeof use.toolUseId !== 'string') return undefined;
+      if (use.name !== undefined && typeof use.name !== 'string') return undefined;
+      if (use.input === undefined) return undefined;
+      const part: Part = { type: 'tool-call' };
+      if (typeof use.toolUseId === 'string') part.id = use.toolUseId;
+      if (typeof use.name === 'string') part.name = use.name;
+      part.arguments = objectToArguments(use.input);
+      const kept = outerKept(block, 'toolUse', restOf(use, ['toolUseId', 'name', 'input']));
+      // Only objects come back from the arguments text by themselves.
+      if (!isPlainObject(use.input)) setOwn(kept, '$inputRaw', true);
+      keepProviderData(part, FORMAT, kept);
+      return {
+        part,
+        loc: {
+          pointer,
+          fields: {
+            id: ['toolUse', 'toolUseId'],
+            name: ['toolUse', 'name'],
+            arguments: ['toolUse', 'input'],
+          },
+        },
+      };
+    }
+    case 'toolResult': {
+      const result = block.toolResult;
+      if (inResult || !isPlainObject(result) || !Array.isArray(result.content)) return undefined;
+      if (result.toolUseId !== undefined && typeof result.toolUseId !== 'string') return undefined;
+      if (typeof result.toolUseId === 'string' && state.serverIds.has(result.toolUseId)) {
+        const name = typeof result.type === 'string' ? result.type : 'server_tool_result';
+        return unknownPart(block, pointer, name);
+      }
+      const part: Part = { type: 'tool-result' };
+      if (typeof result.toolUseId === 'string') part.callId = result.toolUseId;
+      const known = ['toolUseId', 'content'];
+      const loc: PartLocation = {
+        pointer,
+        fields: {
+          callId: ['toolResult', 'toolUseId'],
+          failed: ['toolResult', 'status'],
+          content: ['toolResult', 'content'],
+        },
+        content: [],
+      };
+      const content: Part[] = [];
+      result.content.forEach((b, c) => {
+        const r = readBlock(state, b, joinPointer(pointer, 'toolResult', 'content', c), true);
+        content.push(r.part);
+        loc.content!.push(r.loc);
+      });
+      part.content = content;
+      if (result.status === 'error' || result.status === 'success') {
+        part.failed = result.status === 'error';
+        known.push('status');
+      }
+      keepProviderData(part, FORMAT, outerKept(block, 'toolResult', restOf(result, known)));
+      return { part, loc };
+    }
+    case 'reasoningContent': {
+      const reasoning = block.reasoningContent;
+      if (inResult || !isPlainObject(reasoning)) return undefined;
+      const inner = kindOf(reasoning, REASONING_KINDS);
+      const reasoningKept: JsonObject = {};
+      const part: Part = { type: 'reasoning' };
+      let fields: Record<string, readonly (string | number)[]>;
+      if (inner === 'reasoningText') {
+        const rt = reasoning.reasoningText;
+        if (!isPlainObject(rt) || typeof rt.text !== 'string') return undefined;
+        if (rt.signature !== undefined && typeof rt.signature !== 'string') return undefined;
+        part.text = rt.text;
+        if (typeof rt.signature === 'string') part.signature = rt.signature;
+        setIfAny(reasoningKept, 'reasoningText', restOf(rt, ['text', 'signature']));
+        fields = {
+          text: ['reasoningContent', 'reasoningText', 'text'],
+          signature: ['reasoningContent', 'reasoningText', 'signature'],
+        };
+      } else if (inner === 'redactedContent' && typeof reasoning.redactedContent === 'string') {
+        part.text = '';
+        // The wire carries the bytes as base64; for Claude they are the blob Anthropic calls `data`.
+        const blob = asciiOfBase64(reasoning.redactedContent);
+        part.redacted = blob ?? reasoning.redactedContent;
+        if (blob === undefined) setOwn(reasoningKept, '$redactedRaw', true);
+        fields = { redacted: ['reasoningContent', 'redactedContent'] };
+      } else {
+        return undefined;
+      }
+      const { $redactedRaw, ...nested } = reasoningKept;
+      const kept = outerKept(block, 'reasoningContent', {
+        ...restOf(reasoning, [inner]),
+        ...nested,
+      });
+      if ($redactedRaw !== undefined) setOwn(kept, '$redactedRaw', $redactedRaw);
+      keepProviderData(part, FORMAT, kept);
+      return { part, loc: { pointer, fields } };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Reads a list of blocks (a message's content or the system list). A
+ * `cachePoint` right after a block that became a part rides on that part.
+ */
+function readBlocks(
+  state: ReadState,
+  blocks: JsonValue[],
+  pointer: string,
+): { parts: Part[]; locs: PartLocation[] } {
+  const parts: Part[] = [];
+  const locs: PartLocation[] = [];
+  blocks.forEach((b, k) => {
+    const previous = parts[parts.length - 1];
+    if (
+      isPlainObject(b) &&
+      Object.keys(b).length === 1 &&
+      Object.hasOwn(b, 'cachePoint') &&
+      previous !== undefined &&
+      !previous.type.startsWith(UNKNOWN_PREFIX) &&
+      providerDataOf(previous, FORMAT)?.cachePoint === undefined
+    ) {
+      const pd = providerDataOf(previous, FORMAT) ?? {};
+      setOwn(pd, 'cachePoint', b.cachePoint!);
+      keepProviderData(previous, FORMAT, pd);
+      return;
+    }
+    const r = readBlock(state, b, joinPointer(pointer, k), false);
+    parts.push(r.part);
+    locs.push(r.loc);
+  });
+  return { parts, locs };
+}
+
+/** Reads one source message. */
+function readMessage(
+  state: ReadState,
+  m: JsonValue,
+  pointer: string,
+  index: number,
+): { message: Message; loc: MessageLocation } {
+  if (!isPlainObject(m)) return notFormat(FORMAT, `message ${index} is not an object`);
+  if (typeof m.role !== 'string') return notFormat(FORMAT, `message ${index} has no string "role"`);
+  if (!Array.isArray(m.content))
+    return notFormat(FORMAT, `message ${index} has no "content" array`);
+  const { parts, locs } = readBlocks(state, m.content, joinPointer(pointer, 'content'));
+  const rest = restOf(m, ['role', 'content']) ?? {};
+  let role = m.role;
+  if (role === 'user' && parts.some((p) => p.type === 'tool-result')) role = 'tool';
+  // A system message inside the history stays there, also when written without this read's context.
+  else if (role === 'system') setOwn(rest, '$inline', true);
+  else if (role !== 'user' && role !== 'assistant') setOwn(rest, '$role', role);
+  const message: Message = { role, parts };
+  keepProviderData(message, FORMAT, rest);
+  state.read.add(message);
+  return { message, loc: { pointer, parts: locs } };
+}
+
+function readBedrock(value: JsonValue): ReadResult {
+  let body: JsonObject | undefined;
+  let history: JsonValue | undefined;
+  if (Array.isArray(value)) history = value;
+  else if (isPlainObject(value)) {
+    body = value;
+    history = value.messages;
+  } else {
+    return notFormat(FORMAT, 'not a request body or a messages array');
+  }
+  if (!Array.isArray(history)) return notFormat(FORMAT, 'no "messages" array');
+  const state: ReadState = { read: new WeakSet(), serverIds: new Set() };
+  const messages: Message[] = [];
+  const locs: MessageLocation[] = [];
+  let requestRest: JsonObject | undefined;
+  if (body !== undefined) {
+    const system = body.system;
+    const own = ['messages'];
+    if (Array.isArray(system) && system.length > 0) {
+      const { parts, locs: partLocs } = readBlocks(state, system, '/system');
+      const message: Message = { role: 'system', parts };
+      keepProviderData(message, FORMAT, { $system: true });
+      state.read.add(message);
+      messages.push(message);
+      locs.push({ pointer: '/system', parts: partLocs });
+      own.push('system');
+    }
+    requestRest = restOf(body, own);
+  }
+  const base = body === undefined ? '' : '/messages';
+  history.forEach((m, i) => {
+    const r = readMessage(state, m, joinPointer(base, i), i);
+    messages.push(r.message);
+    locs.push(r.loc);
+  });
+  // A bare array stays one when written back from a stored v1 file, without this context.
+  if (body === undefined) requestRest = { $bare: true };
+  const conversation = makeConversation(messages, FORMAT, requestRest);
+  const context: TurnContext = { bare: body === undefined, read: state.read };
+  if (body !== undefined) context.keys = Object.keys(body);
+  return { conversation, context, locate: makeLocator(base, locs) };
+}
+
+// ---------------------------------------------------------------------------
+// Writing
+
+interface WriteState {
+  ctx: TurnContext | undefined;
+  losses: Loss[];
+  /** Documents written without a name so far, to name the next one. */
+  unnamed: number;
+  /** Names of the tools the written history uses, for a minimal `toolConfig`. */
+  toolNames: Set<string>;
+  /** Whether the written history has toolUse or toolResult blocks. */
+  toolBlocks: boolean;
+}
+
+type Where = { messageIndex: number; partIndex: number };
+
+/** The prefix of a loss inside a tool result's content. */
+const at = (label: string | undefined): string => (label === undefined ? '' : `${label}: `);
+
+/** Bedrock document names: alphanumerics, single spaces, hyphens, parentheses, square brackets. */
+function documentName(name: string): string {
+  return (
+    name
+      .replace(/[^A-Za-z0-9\s\-()[\]]/g, '-')
+      .replace(/\s+/g, ' ')
+      .trim() || 'Document'
+  );
+}
+
+/** Wraps an inner object as a block of `kind`, with the fields kept from the source block. */
+function wrap(kind: string, inner: JsonValue, pd: JsonObject | undefined): JsonObject {
+  const block: JsonObject = {};
+  setOwn(block, kind, inner);
+  // A kept cachePoint is the block after this one, not a field of it.
+  mergeKept(block, pd, ['cachePoint']);
+  return block;
+}
+
+/** Writes an `image` or `document` part. */
+function writeMedia(
+  state: WriteState,
+  part: Part,
+  where: Where,
+  label: string | undefined,
+): JsonObject | undefined {
+  const pd = providerDataOf(part, FORMAT);
+  const kind = part.type as 'image' | 'document';
+  // A part from another format is adapted to what Bedrock takes; one read here is written as read.
+  const foreign = !isPartFromSource(state.ctx, part, FORMAT);
+  let url = typeof part.url === 'string' ? part.url : undefined;
+  let data = typeof part.data === 'string' ? part.data : undefined;
+  let mediaType = typeof part.mediaType === 'string' ? part.mediaType : undefined;
+  if (data === undefined && url?.toLowerCase().startsWith('data:') === true) {
+    const parsed = parseDataUrl(url);
+    if (parsed !== undefined) {
+      data = parsed.data;
+      mediaType = parsed.mediaType;
+      url = undefined;
+    }
+  }
+  const source: JsonObject = {};
+  if (data !== undefined) {
+    const text = pd?.$sourceType === 'text' ? base64ToText(data) : undefined;
+    if (text !== undefined) source.text = text;
+    else source.bytes = data;
+  } else if (url !== undefined && url.toLowerCase().startsWith('s3://')) {
+    source.s3Location = { uri: url };
+  } else {
+    state.losses.push({
+      ...where,
+      what: `${at(label)}${kind} ${url === undefined ? 'without url or data' : 'by URL (Bedrock takes bytes or S3)'}`,
+    });
+    return undefined;
+  }
+  const inner: JsonObject = {};
+  if (typeof pd?.$format === 'string') inner.format = pd.$format;
+  else if (mediaType !== undefined) {
+    const format = kind === 'image' ? imageFormat(mediaType) : documentFormat(mediaType);
+    const allowed =
+      kind === 'image'
+        ? IMAGE_FORMATS.has(format ?? '')
+        : Object.hasOwn(DOCUMENT_TYPES, format ?? '');
+    if (foreign && !allowed) {
+      state.losses.push({
+        ...where,
+        what: `${at(label)}${kind} type ${mediaType} has no Bedrock format`,
+      });
+    }
+    if (format !== undefined) inner.format = format;
+  }
+  if (kind === 'document') {
+    if (typeof part.name === 'string') {
+      const name = foreign ? documentName(part.name) : part.name;
+      if (name !== part.name) {
+        state.losses.push({
+          ...where,
+          what: `${at(label)}document name "${part.name}" written as "${name}"`,
+        });
+      }
+      inner.name = name;
+    } else if (foreign) {
+      // Bedrock requires a name.
+      inner.name = `Document ${++state.unnamed}`;
+    }
+  }
+  inner.source = source;
+  return wrap(kind, inner, pd);
+}
+
+/** The fields and other formats' data of a written part that Bedrock does not carry. */
+function partLosses(part: Part, where: Where): Loss[] {
+  const known = KNOWN_PART_FIELDS[part.type];
+  return [
+    ...foreignDataLosses(part, FORMAT, where),
+    ...(known === undefined ? [] : fieldLosses(part, known, where, `${part.type} part`)),
+  ];
+}
+
+/** Writes one v1 part as content blocks (a part may carry a cachePoint after it), or records why not. */
+function writePart(
+  state: WriteState,
+  part: Part,
+  where: Where,
+  inResult: boolean,
+  label?: string,
+): JsonObject[] {
+  const pd = providerDataOf(part, FORMAT);
+  const block = writeBlock(state, part, pd, where, inResult, label);
+  if (block === undefined) return [];
+  // What a written part does not carry; a part not written at all is one loss already.
+  state.losses.push(...partLosses(part, where));
+  const cachePoint = part.type.startsWith(UNKNOWN_PREFIX) ? undefined : pd?.cachePoint;
+  return cachePoint === undefined ? [block] : [block, { cachePoint }];
+}
+
+function writeBlock(
+  state: WriteState,
+  part: Part,
+  pd: JsonObject | undefined,
+  where: Where,
+  inResult: boolean,
+  label: string | undefined,
+): JsonObject | undefined {
+  const fromSource = isPartFromSource(state.ctx, part, FORMAT);
+  if (
+    inResult &&
+    !['text', 'image', 'document'].includes(part.type) &&
+    !part.type.startsWith(UNKNOWN_PREFIX)
+  ) {
+    state.losses.push({ ...where, what: `${at(label)}${part.type} part inside a tool result` });
+    return undefined;
+  }
+  switch (part.type) {
+    case 'text': {
+      const text = typeof part.text === 'string' ? part.text : '';
+      if (pd?.$json === true) {
+        try {
+          const block: JsonObject = { json: parseJson(text) };
+          mergeKept(block, pd, ['cachePoint']);
+          return block;
+        } catch {
+          // Edited into text that is no longer JSON: it stays text.
+        }
+      }
+      // Bedrock rejects blank text blocks; a block read as blank stays as it was.
+      if (!fromSource && text.trim() === '') {
+        state.losses.push({ ...where, what: `${at(label)}blank text part` });
+        return undefined;
+      }
+      const block: JsonObject = { text };
+      mergeKept(block, pd, ['cachePoint']);
+      return block;
+    }
+    case 'image':
+    case 'document':
+      return writeMedia(state, part, where, label);
+    case 'tool-call': {
+      const use: JsonObject = {};
+      if (typeof part.id === 'string') use.toolUseId = part.id;
+      else state.losses.push({ ...where, what: `${at(label)}tool call without id` });
+      if (typeof part.name === 'string') {
+        use.name = part.name;
+        state.toolNames.add(part.name);
+      }
+      const args = typeof part.arguments === 'string' ? part.arguments : '';
+      use.input = pd?.$inputRaw === true ? rawInput(args) : argumentsToObject(args);
+      state.toolBlocks = true;
+      return wrap('toolUse', use, pd);
+    }
+    case 'tool-result': {
+      const result: JsonObject = {};
+      if (typeof part.callId === 'string') result.toolUseId = part.callId;
+      else state.losses.push({ ...where, what: `${at(label)}tool result without callId` });
+      if (typeof part.name === 'string') state.toolNames.add(part.name);
+      const content: JsonValue[] = [];
+      const parts = Array.isArray(part.content) ? (part.content as Part[]) : [];
+      parts.forEach((c, k) => {
+        content.push(...writePart(state, c, where, true, `tool result content ${k}`));
+      });
+      result.content = content;
+      if (typeof part.failed === 'boolean') result.status = part.failed ? 'error' : 'success';
+      state.toolBlocks = true;
+      return wrap('toolResult', result, pd);
+    }
+    case 'reasoning': {
+      const reasoning: JsonObject = {};
+      if (typeof part.redacted === 'string') {
+        if (typeof part.text === 'string' && part.text !== '') {
+          state.losses.push({ ...where, what: `${at(label)}text of a redacted reasoning part` });
+        }
+        reasoning.redactedContent =
+          pd?.$redactedRaw === true
+            ? part.redacted
+            : (textToBase64(part.redacted) ?? part.redacted);
+      } else {
+        const rt: JsonObject = { text: typeof part.text === 'string' ? part.text : '' };
+        if (typeof part.signature === 'string') rt.signature = part.signature;
+        reasoning.reasoningText = rt;
+      }
+      return wrap('reasoningContent', reasoning, pd);
+    }
+    default: {
+      if (part.type.startsWith(UNKNOWN_PREFIX) && pd !== undefined) {
+        const block: JsonObject = {};
+        mergeKept(block, pd);
+        return block;
+      }
+      state.losses.push({ ...where, what: `${at(label)}unknown part type "${part.type}"` });
+      return undefined;
+    }
+  }
+}
+
+/** A toolUse `input` that was not an object: the arguments text parsed as is, when it still parses. */
+function rawInput(args: string): JsonValue {
+  try {
+    return parseJson(args);
+  } catch {
+    return argumentsToObject(args);
+  }
+}
+
+/** The Bedrock role a v1 message is written with. */
+function targetRole(state: WriteState, m: Message, index: number): string {
+  const hinted = providerDataOf(m, FORMAT)?.$role;
+  if (typeof hinted === 'string') return hinted;
+  if (m.role === 'tool') return 'user';
+  if (m.role === 'user' || m.role === 'assistant' || m.role === 'system') return m.role;
+  state.losses.push({ messageIndex: index, what: `role "${m.role}" (written as user)` });
+  return 'user';
+}
+
+/** The top-level `system` list from the v1 system messages that go there. */
+function writeSystem(
+  state: WriteState,
+  messages: readonly Message[],
+  indices: readonly number[],
+): JsonValue[] {
+  const blocks: JsonValue[] = [];
+  for (const i of indices) {
+    const m = messages[i]!;
+    state.losses.push(...fieldLosses(m, MESSAGE_FIELDS, { messageIndex: i }, 'message'));
+    state.losses.push(...foreignDataLosses(m, FORMAT, { messageIndex: i }));
+    m.parts.forEach((p, j) => {
+      const where = { messageIndex: i, partIndex: j };
+      if (p.type !== 'text' && !p.type.startsWith(UNKNOWN_PREFIX)) {
+        state.losses.push({ ...where, what: `${p.type} part in the system prompt` });
+        return;
+      }
+      blocks.push(...writePart(state, p, where, false));
+    });
+  }
+  return blocks;
+}
+
+function writeBedrock(
+  conversation: Conversation,
+  context?: unknown,
+): { value: JsonValue; losses: Loss[] } {
+  const ctx = context as TurnContext | undefined;
+  const state: WriteState = {
+    ctx,
+    losses: [],
+    unnamed: 0,
+    toolNames: new Set(),
+    toolBlocks: false,
+  };
+  state.losses.push(...foreignDataLosses(conversation, FORMAT, {}));
+  state.losses.push(...fieldLosses(conversation, CONVERSATION_FIELDS, {}, 'conversation'));
+  const messages = conversation.messages;
+  const bare = ctx?.bare ?? providerDataOf(conversation, FORMAT)?.$bare === true;
+
+  // System messages go to the top-level `system`, except ones read inline (kept for the round trip).
+  const top: number[] = [];
+  const turns: number[] = [];
+  let leading = true;
+  messages.forEach((m, i) => {
+    const source = isFromSource(ctx, m, FORMAT);
+    const hinted = providerDataOf(m, FORMAT)?.$system !== undefined;
+    const toTop = !bare && m.role === 'system' && (hinted || !source);
+    if (toTop && !hinted && !leading) {
+      state.losses.push({
+        messageIndex: i,
+        what: 'system message moved into the top-level system prompt',
+      });
+    }
+    (toTop ? top : turns).push(i);
+    if (m.role !== 'system') leading = false;
+  });
+  const system = top.length > 0 ? writeSystem(state, messages, top) : undefined;
+
+  // Turns must alternate: what an operation or another format put next to a turn of the same role joins it.
+  const entries = turns.map((i) => {
+    const m = messages[i]!;
+    const role = m.role === 'tool' ? 'user' : m.role;
+    return { key: role, source: isFromSource(ctx, m, FORMAT) };
+  });
+  const out: JsonObject[] = [];
+  // Whether each written message holds a message read from the source.
+  const outSource: boolean[] = [];
+  for (const group of groupTurns(entries)) {
+    const members = group.map((g) => turns[g]!);
+    const lead = members.find((i) => isFromSource(ctx, messages[i]!, FORMAT)) ?? members[0]!;
+    const leadMessage = messages[lead]!;
+    let blocks: JsonObject[] = [];
+    let partCount = 0;
+    for (const i of members) {
+      const m = messages[i]!;
+      state.losses.push(...fieldLosses(m, MESSAGE_FIELDS, { messageIndex: i }, 'message'));
+      state.losses.push(...foreignDataLosses(m, FORMAT, { messageIndex: i }));
+      partCount += m.parts.length;
+      m.parts.forEach((p, j) => {
+        blocks.push(...writePart(state, p, { messageIndex: i, partIndex: j }, false));
+      });
+    }
+    const exact = members.length === 1 && isFromSource(ctx, leadMessage, FORMAT);
+    const role = targetRole(state, leadMessage, lead);
+    // All results of a turn go in one user message, results first (providers.md §5).
+    if (!exact && role === 'user') {
+      blocks = resultsFirst(blocks, (b) => Object.hasOwn(b, 'toolResult'));
+    }
+    if (blocks.length === 0 && partCount > 0) {
+      state.losses.push({ messageIndex: lead, what: 'message with nothing Bedrock can express' });
+      continue;
+    }
+    const source = members.some((i) => isFromSource(ctx, messages[i]!, FORMAT));
+    const previous = out[out.length - 1];
+    if (previous?.role === role && !(source && outSource[out.length - 1] === true)) {
+      // A dropped message left two turns of one role side by side: they become one.
+      const merged = [...(previous.content as JsonObject[]), ...blocks];
+      previous.content =
+        role === 'user' ? resultsFirst(merged, (b) => Object.hasOwn(b, 'toolResult')) : merged;
+      outSource[out.length - 1] ||= source;
+      continue;
+    }
+    const message: JsonObject = { role, content: blocks };
+    mergeKept(message, providerDataOf(leadMessage, FORMAT));
+    out.push(message);
+    outSource.push(source);
+  }
+
+  sortLosses(state.losses);
+  if (bare) return { value: out, losses: state.losses };
+  const kept = providerDataOf(conversation, FORMAT);
+  const own: Record<string, JsonValue | undefined> = { messages: out, system };
+  if (ctx === undefined && kept === undefined && state.toolBlocks) {
+    // Bedrock refuses toolUse/toolResult blocks without a toolConfig: declare the tools the history uses.
+    const names = state.toolNames.size > 0 ? [...state.toolNames] : ['tool'];
+    own.toolConfig = {
+      tools: names.map((name) => ({
+        toolSpec: { name, inputSchema: { json: { type: 'object' } } },
+      })),
+    };
+  }
+  return { value: assembleBody(ctx?.keys, kept, own), losses: state.losses };
+}
+
+/** The AWS Bedrock Converse format. */
+export const bedrockFormat: ConversationFormat = {
+  name: 'bedrock',
+  description:
+    'AWS Bedrock Converse request: {"system": [...], "messages": [{"role", "content": [{"text"}, {"toolUse"}, ...]}], "toolConfig", ...} or a bare messages array',
+  readOnly: false,
+  detect: isBedrock,
+  read: readBedrock,
+  write: writeBedrock,
+};

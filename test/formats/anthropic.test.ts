@@ -1,0 +1,527 @@
+/**
+ * The Anthropic Messages adapter: lossless round trip of every corpus record,
+ * strict detection, the hand-written cases of fixtures/formats/anthropic,
+ * arguments, normalize through the format, and locate pointers into the source.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
+import { analyzePairing } from '../../src/core/pairing.js';
+import { anthropicFormat } from '../../src/formats/anthropic.js';
+import type { Conversation, ReadResult } from '../../src/formats/format.js';
+import { withMessages } from '../../src/formats/native.js';
+import {
+  jsonEqual,
+  parseJson,
+  stringifyJson,
+  type JsonObject,
+  type JsonValue,
+} from '../../src/model/json.js';
+import { parsePointer, valueAt } from '../../src/model/pointer.js';
+import { ConversationSchema, type Message } from '../../src/model/types.js';
+import { ROOT, SHARED } from '../helpers/cli.js';
+
+const CORPUS = path.join(SHARED, 'corpus');
+const FIXTURES = path.join(ROOT, 'fixtures', 'formats', 'anthropic');
+const OTHER_FOLDERS = [
+  'bedrock-converse',
+  'gemini',
+  'openai-chat',
+  'openai-responses',
+  'claude-code-jsonl',
+  'openai-agents-runstate',
+  'vercel-ai-uimessage-stream',
+];
+
+interface CorpusRecord {
+  label: string;
+  value: JsonValue;
+}
+
+/** The conversations of a corpus folder: `/request` of each JSONL record (or its `/traj` or `/messages`), and each line whole. */
+function corpusRecords(folder: string, withLines = false): CorpusRecord[] {
+  const dir = path.join(CORPUS, folder);
+  if (!existsSync(dir)) return [];
+  const out: CorpusRecord[] = [];
+  for (const file of readdirSync(dir).sort()) {
+    if (!file.endsWith('.jsonl')) continue;
+    readFileSync(path.join(dir, file), 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (line.trim() === '') return;
+        const rec = parseJson(line) as JsonObject;
+        const label = `${folder}/${file}:${i + 1}`;
+        const conv = rec.request ?? rec.traj ?? rec.messages;
+        if (conv !== undefined) out.push({ label, value: conv });
+        if (withLines) out.push({ label: `${label} (line)`, value: rec });
+      });
+  }
+  return out;
+}
+
+const records = corpusRecords('anthropic');
+
+function fixture(name: string, file: string): JsonValue {
+  return parseJson(readFileSync(path.join(FIXTURES, name, file), 'utf8'));
+}
+
+/** A stored v1 file of a conversation: what a write sees without the read's context. */
+function stored(conversation: Conversation): Conversation {
+  return parseJson(stringifyJson(conversation)) as Conversation;
+}
+
+/** Every v1 message and part of a read (and the v1 fields below them) found in the source. */
+function expectLocatable(value: JsonValue, read: ReadResult): void {
+  read.conversation.messages.forEach((m, i) => {
+    const at = read.locate(i);
+    expect(valueAt(value, parsePointer(at)), `message ${i} at ${at}`).toBeDefined();
+    m.parts.forEach((p, j) => {
+      const pointer = read.locate(i, j);
+      expect(valueAt(value, parsePointer(pointer)), `part ${i}/${j} at ${pointer}`).toBeDefined();
+      const paths: (string | number)[][] = Object.keys(p).map((k) => [k]);
+      if (Array.isArray(p.content)) p.content.forEach((_, c) => paths.push(['content', c, 'text']));
+      for (const sub of paths) {
+        const deep = read.locate(i, j, sub);
+        expect(deep.startsWith(pointer), `${sub.join('/')} of ${i}/${j}`).toBe(true);
+        expect(valueAt(value, parsePointer(deep)), `${sub.join('/')} at ${deep}`).toBeDefined();
+      }
+    });
+  });
+}
+
+/** Every string under one of `keys`, anywhere in a value, in document order. */
+function stringsUnder(value: JsonValue, keys: readonly string[]): string[] {
+  const out: string[] = [];
+  const walk = (v: JsonValue): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v as JsonObject)) {
+        if (keys.includes(k) && typeof x === 'string') out.push(x);
+        else walk(x);
+      }
+    }
+  };
+  walk(value);
+  return out;
+}
+
+/** The ids of every tool_use and tool_result block (not server tools), in order. */
+function toolIds(value: JsonValue): string[] {
+  const out: string[] = [];
+  const walk = (v: JsonValue): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v !== null && typeof v === 'object') {
+      const o = v as JsonObject;
+      if (o.type === 'tool_use' && typeof o.id === 'string') out.push(o.id);
+      if (o.type === 'tool_result' && typeof o.tool_use_id === 'string') out.push(o.tool_use_id);
+      Object.values(o).forEach(walk);
+    }
+  };
+  walk(value);
+  return out;
+}
+
+/** The `data` of every redacted_thinking block. */
+function redactedData(value: JsonValue): string[] {
+  const out: string[] = [];
+  const walk = (v: JsonValue): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v !== null && typeof v === 'object') {
+      const o = v as JsonObject;
+      if (o.type === 'redacted_thinking' && typeof o.data === 'string') out.push(o.data);
+      Object.values(o).forEach(walk);
+    }
+  };
+  walk(value);
+  return out;
+}
+
+describe('anthropic corpus', () => {
+  it('has every record', () => {
+    expect(records.length).toBe(80);
+  });
+
+  it('round-trips every record exactly, with no losses', () => {
+    const failed: string[] = [];
+    for (const rec of records) {
+      const read = anthropicFormat.read(rec.value);
+      const written = anthropicFormat.write(read.conversation, read.context);
+      if (!jsonEqual(written.value, rec.value) || written.losses.length > 0) failed.push(rec.label);
+    }
+    expect(failed).toEqual([]);
+  });
+
+  it('round-trips every record through a stored v1 file (no read context)', () => {
+    const failed: string[] = [];
+    for (const rec of records) {
+      const written = anthropicFormat.write(stored(anthropicFormat.read(rec.value).conversation));
+      if (!jsonEqual(written.value, rec.value) || written.losses.length > 0) failed.push(rec.label);
+    }
+    expect(failed).toEqual([]);
+  });
+
+  it('keeps the request key order', () => {
+    for (const rec of records) {
+      const read = anthropicFormat.read(rec.value);
+      const written = anthropicFormat.write(read.conversation, read.context).value as JsonObject;
+      expect(Object.keys(written), rec.label).toEqual(Object.keys(rec.value as JsonObject));
+    }
+  });
+
+  it('reads conversations the v1 schema accepts, whose pairing needs no repair', () => {
+    for (const rec of records) {
+      const { conversation } = anthropicFormat.read(rec.value);
+      const plain: unknown = JSON.parse(stringifyJson(conversation));
+      expect(ConversationSchema.safeParse(plain).success, rec.label).toBe(true);
+      expect(normalizeHistory(conversation.messages).changed, rec.label).toBe(false);
+    }
+  });
+
+  it('keeps ids and signatures byte-exact', () => {
+    for (const rec of records) {
+      const { conversation } = anthropicFormat.read(rec.value);
+      const messages = (rec.value as JsonObject).messages!;
+      const v1 = conversation.messages as unknown as JsonValue;
+      expect(stringsUnder(v1, ['signature']), rec.label).toEqual(
+        stringsUnder(messages, ['signature']),
+      );
+      expect(stringsUnder(v1, ['redacted']), rec.label).toEqual(redactedData(messages));
+      const ids = toolIds(messages);
+      expect(toolIds(anthropicFormat.write(conversation).value), rec.label).toEqual(ids);
+      const v1Ids = conversation.messages.flatMap((m) =>
+        m.parts.flatMap((p) => [p.id, p.callId].filter((x) => typeof x === 'string')),
+      );
+      expect(v1Ids, rec.label).toEqual(ids);
+    }
+  });
+
+  it('locates every message, part and field in the source', () => {
+    for (const rec of records) expectLocatable(rec.value, anthropicFormat.read(rec.value));
+  });
+});
+
+describe('anthropic detection', () => {
+  it('recognizes every request of the corpus', () => {
+    for (const rec of records) expect(anthropicFormat.detect(rec.value), rec.label).toBe(true);
+  });
+
+  it('rejects the other formats of the corpus', () => {
+    const others = OTHER_FOLDERS.flatMap((f) => corpusRecords(f, true));
+    expect(others.length).toBeGreaterThan(1000);
+    for (const rec of others) expect(anthropicFormat.detect(rec.value), rec.label).toBe(false);
+  });
+
+  it('rejects v1 conversations', () => {
+    const dir = path.join(ROOT, 'fixtures', 'core');
+    let seen = 0;
+    for (const op of readdirSync(dir)) {
+      for (const c of readdirSync(path.join(dir, op))) {
+        const file = path.join(dir, op, c, 'input.json');
+        if (!existsSync(file)) continue;
+        seen++;
+        expect(anthropicFormat.detect(parseJson(readFileSync(file, 'utf8'))), file).toBe(false);
+      }
+    }
+    expect(seen).toBeGreaterThan(10);
+    const v1: JsonValue = [{ role: 'user', parts: [{ type: 'text', text: 'v1' }] }];
+    expect(anthropicFormat.detect(v1)).toBe(false);
+    expect(anthropicFormat.detect({ version: 1, messages: v1 })).toBe(false);
+  });
+
+  it('claims only what is unambiguous', () => {
+    const text = (t: string): JsonValue => [{ type: 'text', text: t }];
+    const toolUse = [{ type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }];
+    // Plain histories belong to OpenAI chat, the fallback.
+    expect(anthropicFormat.detect([{ role: 'user', content: 'hi' }])).toBe(false);
+    expect(anthropicFormat.detect({ messages: [{ role: 'user', content: 'hi' }] })).toBe(false);
+    expect(anthropicFormat.detect([{ role: 'user', content: text('hi') }])).toBe(false);
+    // Anthropic-only blocks or request fields decide.
+    expect(anthropicFormat.detect([{ role: 'assistant', content: toolUse }])).toBe(true);
+    expect(
+      anthropicFormat.detect({ system: 'Be brief.', messages: [{ role: 'user', content: 'hi' }] }),
+    ).toBe(true);
+    expect(
+      anthropicFormat.detect({
+        model: 'm',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: text('hi') }],
+      }),
+    ).toBe(true);
+    expect(
+      anthropicFormat.detect({
+        anthropic_version: 'bedrock-2023-05-31',
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    ).toBe(true);
+    // Other formats' marks veto.
+    expect(
+      anthropicFormat.detect([
+        { role: 'assistant', content: toolUse },
+        { role: 'tool', tool_call_id: 'toolu_1', content: 'x' },
+      ]),
+    ).toBe(false);
+    expect(
+      anthropicFormat.detect({
+        model: 'm',
+        max_tokens: 10,
+        n: 2,
+        messages: [{ role: 'user', content: text('hi') }],
+      }),
+    ).toBe(false);
+    expect(
+      anthropicFormat.detect({
+        messages: [{ role: 'user', content: [{ text: 'bedrock' }] }],
+        system: 'x',
+      }),
+    ).toBe(false);
+    expect(anthropicFormat.detect({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] })).toBe(
+      false,
+    );
+    expect(anthropicFormat.detect({ input: [{ role: 'user', content: 'hi' }], system: 'x' })).toBe(
+      false,
+    );
+  });
+});
+
+describe('anthropic fixtures', () => {
+  const cases = readdirSync(FIXTURES).sort();
+
+  it('has read and write cases', () => {
+    expect(cases.filter((c) => c.startsWith('read-')).length).toBeGreaterThanOrEqual(6);
+    expect(cases.filter((c) => c.startsWith('write-')).length).toBeGreaterThanOrEqual(1);
+  });
+
+  for (const name of cases) {
+    if (name.startsWith('read-')) {
+      it(`${name}: reads as expected and writes back exactly`, () => {
+        const source = fixture(name, 'source.json');
+        expect(anthropicFormat.detect(source)).toBe(true);
+        const read = anthropicFormat.read(source);
+        expect(JSON.parse(stringifyJson(read.conversation))).toEqual(
+          JSON.parse(stringifyJson(fixture(name, 'expected.json'))),
+        );
+        const written = anthropicFormat.write(read.conversation, read.context);
+        expect(written.losses).toEqual([]);
+        expect(jsonEqual(written.value, source)).toBe(true);
+        expect(jsonEqual(anthropicFormat.write(stored(read.conversation)).value, source)).toBe(
+          true,
+        );
+        expectLocatable(source, read);
+      });
+    } else {
+      it(`${name}: writes the expected body and losses`, () => {
+        const conversation = fixture(name, 'conversation.json') as Conversation;
+        const expected = fixture(name, 'expected.json') as JsonObject;
+        const written = anthropicFormat.write(conversation);
+        expect(JSON.parse(stringifyJson(written.value))).toEqual(
+          JSON.parse(stringifyJson(expected.value!)),
+        );
+        expect(written.losses).toEqual(JSON.parse(stringifyJson(expected.losses!)));
+        // What was written reads back as Anthropic, with every call answered.
+        expect(anthropicFormat.detect(written.value)).toBe(true);
+        const back = anthropicFormat.read(written.value);
+        expect(analyzePairing(back.conversation.messages).unanswered).toEqual([]);
+      });
+    }
+  }
+});
+
+describe('anthropic pointers', () => {
+  it('maps v1 fields to the source fields', () => {
+    const source = fixture('read-tool-call-and-result', 'source.json');
+    const read = anthropicFormat.read(source);
+    expect(read.locate()).toBe('/messages');
+    expect(read.locate(0)).toBe('/messages/0');
+    expect(read.locate(0, 0)).toBe('/messages/0/content');
+    expect(read.locate(0, 0, ['text'])).toBe('/messages/0/content');
+    expect(read.locate(1, 1, ['arguments'])).toBe('/messages/1/content/1/input');
+    expect(read.locate(1, 1, ['id'])).toBe('/messages/1/content/1/id');
+    expect(read.locate(2, 0, ['callId'])).toBe('/messages/2/content/0/tool_use_id');
+    expect(read.locate(2, 0, ['content', 0, 'text'])).toBe('/messages/2/content/0/content');
+    expect(read.locate(2, 1, ['content', 0, 'text'])).toBe('/messages/2/content/1/content/0/text');
+    expect(read.locate(2, 2, ['text'])).toBe('/messages/2/content/2/text');
+    const system = anthropicFormat.read(
+      fixture('read-system-blocks-and-inline-system', 'source.json'),
+    );
+    expect(system.locate(0)).toBe('/system');
+    expect(system.locate(0, 1, ['text'])).toBe('/system/1/text');
+    expect(system.locate(1, 0)).toBe('/messages/0/content/0');
+    const thinking = anthropicFormat.read(fixture('read-thinking-signatures', 'source.json'));
+    expect(thinking.locate(1, 0, ['signature'])).toBe('/messages/1/content/0/signature');
+    expect(thinking.locate(1, 1, ['redacted'])).toBe('/messages/1/content/1/data');
+    const bare = anthropicFormat.read(fixture('read-bare-array', 'source.json'));
+    expect(bare.locate(1, 0, ['arguments'])).toBe('/1/content/0/input');
+  });
+});
+
+describe('anthropic arguments', () => {
+  const withCall = (args: string): Conversation => ({
+    version: 1,
+    messages: [
+      {
+        role: 'assistant',
+        parts: [{ type: 'tool-call', id: 'toolu_x', name: 'f', arguments: args }],
+      },
+    ],
+  });
+  const inputOf = (args: string): JsonValue => {
+    const body = anthropicFormat.write(withCall(args)).value as JsonObject;
+    const message = (body.messages as JsonObject[])[0]!;
+    return ((message.content as JsonObject[])[0] as JsonObject).input!;
+  };
+
+  it('parses object text, keeping numbers as written', () => {
+    const input = inputOf('{"a": 1.50, "big": 12345678901234567890}');
+    expect(stringifyJson(input, 0)).toBe('{"a":1.50,"big":12345678901234567890}');
+  });
+
+  it('wraps text that is not a JSON object as truncated_args', () => {
+    for (const bad of ['{"city": "Par', 'null', '[1]', '', '"s"']) {
+      expect(inputOf(bad)).toEqual({ truncated_args: bad });
+    }
+  });
+
+  it('reads input objects as compact text and a non-object input back as it was', () => {
+    const source = fixture('read-tool-result-flags', 'source.json');
+    const read = anthropicFormat.read(source);
+    expect(read.conversation.messages[1]!.parts[2]!.arguments).toBe('"raw"');
+    const written = anthropicFormat.write(read.conversation, read.context).value as JsonObject;
+    const call = ((written.messages as JsonObject[])[1]!.content as JsonObject[])[2]!;
+    expect(call.input).toBe('raw');
+  });
+});
+
+describe('anthropic through normalize', () => {
+  const body = (messages: JsonValue[]): JsonObject => ({
+    model: 'claude-sonnet-4-6',
+    max_tokens: 1024,
+    messages,
+  });
+  const call = (id: string): JsonObject => ({
+    type: 'tool_use',
+    id,
+    name: 'lookup',
+    input: { q: id },
+  });
+  const synthesized = (id: string): JsonObject => ({
+    type: 'tool_result',
+    tool_use_id: id,
+    content: [{ type: 'text', text: INTERRUPTED_TEXT }],
+  });
+
+  /** read → normalize → write; the output must read back with nothing left to repair. */
+  function normalizeThrough(value: JsonValue): JsonValue {
+    const read = anthropicFormat.read(value);
+    const result = normalizeHistory(read.conversation.messages);
+    expect(result.changed).toBe(true);
+    const written = anthropicFormat.write(
+      withMessages(read.conversation, result.messages),
+      read.context,
+    );
+    expect(written.losses).toEqual([]);
+    const again = anthropicFormat.read(written.value);
+    expect(normalizeHistory(again.conversation.messages).changed).toBe(false);
+    expect(analyzePairing(again.conversation.messages).unanswered).toEqual([]);
+    return written.value;
+  }
+
+  it('puts a synthesized result first in the user message that answers the turn', () => {
+    const input = body([
+      { role: 'user', content: 'Look up a and b.' },
+      { role: 'assistant', content: [call('toolu_a'), call('toolu_b')] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_a', content: 'A' },
+          { type: 'text', text: 'Also c?' },
+        ],
+      },
+    ]);
+    const out = normalizeThrough(input) as JsonObject;
+    expect(out.messages).toEqual([
+      { role: 'user', content: 'Look up a and b.' },
+      { role: 'assistant', content: [call('toolu_a'), call('toolu_b')] },
+      {
+        role: 'user',
+        content: [
+          synthesized('toolu_b'),
+          { type: 'tool_result', tool_use_id: 'toolu_a', content: 'A' },
+          { type: 'text', text: 'Also c?' },
+        ],
+      },
+    ]);
+    expect(out.model).toBe('claude-sonnet-4-6');
+  });
+
+  it('answers a dangling call at the end with a new user message', () => {
+    const input = body([
+      { role: 'user', content: 'Look up a.' },
+      { role: 'assistant', content: [{ type: 'text', text: 'On it.' }, call('toolu_a')] },
+    ]);
+    const out = normalizeThrough(input) as JsonObject;
+    expect((out.messages as JsonValue[]).at(-1)).toEqual({
+      role: 'user',
+      content: [synthesized('toolu_a')],
+    });
+  });
+
+  it('answers a call followed by a user turn right after the call', () => {
+    const input = body([
+      { role: 'user', content: 'Look up a.' },
+      { role: 'assistant', content: [call('toolu_a')] },
+      { role: 'user', content: 'Never mind.' },
+    ]);
+    const out = normalizeThrough(input) as JsonObject;
+    expect(out.messages).toEqual([
+      { role: 'user', content: 'Look up a.' },
+      { role: 'assistant', content: [call('toolu_a')] },
+      { role: 'user', content: [synthesized('toolu_a')] },
+      { role: 'user', content: 'Never mind.' },
+    ]);
+  });
+
+  it('drops an orphan result and the message it leaves empty', () => {
+    const input = body([
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Hello' }] },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_ghost', content: 'boo' }],
+      },
+      { role: 'user', content: 'Bye' },
+    ]);
+    const out = normalizeThrough(input) as JsonObject;
+    expect(out.messages).toEqual([
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Hello' }] },
+      { role: 'user', content: 'Bye' },
+    ]);
+  });
+
+  it('merges the tool messages of one turn from another format into one user message', () => {
+    const messages: Message[] = [
+      { role: 'user', parts: [{ type: 'text', text: 'a and b' }] },
+      {
+        role: 'assistant',
+        parts: [
+          { type: 'tool-call', id: 'call_a', name: 'f', arguments: '{}' },
+          { type: 'tool-call', id: 'call_b', name: 'f', arguments: '{}' },
+        ],
+      },
+      {
+        role: 'tool',
+        parts: [{ type: 'tool-result', callId: 'call_a', content: [{ type: 'text', text: 'A' }] }],
+      },
+    ];
+    const result = normalizeHistory(messages);
+    const written = anthropicFormat.write({ version: 1, messages: result.messages })
+      .value as JsonObject;
+    const turns = written.messages as JsonObject[];
+    expect(turns).toHaveLength(3);
+    expect((turns[2]!.content as JsonObject[]).map((b) => b.tool_use_id)).toEqual([
+      'call_b',
+      'call_a',
+    ]);
+  });
+});
