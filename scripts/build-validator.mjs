@@ -9,6 +9,7 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const schema = JSON.parse(readFileSync(`${root}schemas/conversation.v1.schema.json`, 'utf8'));
 const ajv = new Ajv2020({
   allErrors: true,
+  discriminator: true,
   strict: true,
   strictTypes: false,
   strictRequired: false,

@@ -21,11 +21,19 @@ const ajv = new Ajv2020({
   strictTypes: false,
   strictRequired: false,
   allErrors: true,
+  // The part dispatch is an OpenAPI-style discriminator: ajv uses it for speed.
+  discriminator: true,
 });
 const validate = ajv.compile(schema);
+// A validator that knows no `discriminator` keyword reads the same oneOf and must agree.
+const plainValidate = new Ajv2020({ strict: false, allErrors: true }).compile(schema);
 
 const zodAccepts = (v: unknown): boolean => ConversationSchema.safeParse(v).success;
-const schemaAccepts = (v: unknown): boolean => validate(v) === true;
+const schemaAccepts = (v: unknown): boolean => {
+  const verdict = validate(v) === true;
+  if ((plainValidate(v) === true) !== verdict) throw new Error('the schema reads differently without the discriminator');
+  return verdict;
+};
 
 /** Both validators' verdicts, with the errors when they disagree. */
 function verdicts(v: unknown): { zod: boolean; schema: boolean } {

@@ -140,7 +140,14 @@ export async function expandInputs(
       for (const m of matches.sort()) add(path.normalize(m), shown(path.normalize(m)));
       continue;
     }
-    if (stat !== undefined || (!GLOB_CHARS.test(arg) && !options.missingIsUnmatched)) {
+    // A name that exists but cannot be followed (a symlink loop) is still an input; reading it reports the problem.
+    const present =
+      stat !== undefined ||
+      (await fs.lstat(absolute).then(
+        () => true,
+        () => false,
+      ));
+    if (present || (!GLOB_CHARS.test(arg) && !options.missingIsUnmatched)) {
       add(absolute, display);
       continue;
     }

@@ -2,7 +2,7 @@
  * `histlint lint`: config, inputs, the engine over every file, `--fix`,
  * the reporter, the exit code (SPEC §3, §5.2).
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config/load.js';
 import { FORMAT_NAMES, TARGETS, type Config } from '../config/schema.js';
@@ -142,6 +142,7 @@ export async function runLint(
 
   // One task per file; a big JSONL file is cut into line-aligned byte ranges so all cores share it.
   const tasks: LintTask[] = [];
+  const sizes: number[] = [];
   const slots: { input: InputRef; first: number; count: number }[] = [];
   let totalBytes = 0;
   for (const input of inputs) {
@@ -150,11 +151,15 @@ export async function runLint(
       continue;
     }
     const options = taskOptionsFor(input);
-    const size = await fs.stat(input.absolute).then(
-      (st) => (st.isFile() ? st.size : 0),
-      () => 0,
-    );
+    let size = 0;
+    try {
+      const st = statSync(input.absolute);
+      size = st.isFile() ? st.size : 0;
+    } catch {
+      // Unreadable: the task reports it.
+    }
     totalBytes += size;
+    const sizeIndex = tasks.length;
     const first = tasks.length;
     if (
       jobs > 1 &&
@@ -172,6 +177,7 @@ export async function runLint(
     } else {
       tasks.push({ file: input.display, absolute: input.absolute, options });
     }
+    for (let k = sizeIndex; k < tasks.length; k++) sizes[k] = size;
     slots.push({ input, first, count: tasks.length - first });
   }
 
@@ -179,7 +185,13 @@ export async function runLint(
   // Starting threads costs more than a little work: without --jobs, small runs stay in this thread.
   const small = tasks.length < SMALL_RUN_FILES && totalBytes < SMALL_RUN_BYTES;
   const workers = flags.jobs === undefined && small ? 1 : jobs;
-  const taskResults = await runTasks(tasks, workers, (r) => progress.update(r.bytes), io.signal);
+  const taskResults = await runTasks(
+    tasks,
+    workers,
+    (r) => progress.update(r.bytes),
+    io.signal,
+    sizes,
+  );
   progress.done();
 
   const files: FileResult[] = [];

@@ -30,6 +30,9 @@ export function nativeProblem(value: JsonValue): string | null {
   return shapeProblem(messages);
 }
 
+/** The value detect() last accepted; read() of the same object skips the shape scan. */
+let lastDetected: JsonValue | undefined;
+
 /** The v1 format. */
 export const nativeFormat: ConversationFormat = {
   name: 'histlint',
@@ -38,10 +41,13 @@ export const nativeFormat: ConversationFormat = {
   readOnly: false,
   detect(value) {
     // An object counts only with the version envelope or v1-shaped messages (parts, not content).
-    return nativeProblem(value) === null;
+    const ok = nativeProblem(value) === null;
+    if (ok) lastDetected = value;
+    return ok;
   },
   read(value) {
-    const problem = nativeProblem(value);
+    // detect() just checked this very value (the usual order): no second scan.
+    const problem = value === lastDetected ? null : nativeProblem(value);
     if (problem !== null) throw new SourceError(`not a conversation: ${problem}`);
     const bare = Array.isArray(value);
     const conversation: Conversation = bare

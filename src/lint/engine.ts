@@ -13,7 +13,13 @@ import { JsonParseError, parseJson, type JsonValue } from '../model/json.js';
 import { escapePointerToken, toPointer, valueAt } from '../model/pointer.js';
 import { LineIndex, locatePointers } from '../model/positions.js';
 import { ruleById, RULES } from '../rules/index.js';
-import { renderMessage, type LintSubject, type Report, type Rule } from '../rules/rule.js';
+import {
+  renderMessage,
+  type LintSubject,
+  type Report,
+  type Rule,
+  type RuleContext,
+} from '../rules/rule.js';
 
 /** A finding's severity (rules that are off report nothing). */
 export type FindingSeverity = 'error' | 'warn';
@@ -169,10 +175,11 @@ function lintConversation(
     notConversation(e.message);
     return out;
   }
+  const visitors: { rule: Rule; ctx: RuleContext }[] = [];
   for (const rule of CHECK_RULES) {
     const severity = rules.get(rule.meta.id);
     if (severity === undefined) continue;
-    rule.check(subject, {
+    const ctx: RuleContext = {
       report(r: Report) {
         const f: RawFinding = {
           ruleId: rule.meta.id,
@@ -184,7 +191,22 @@ function lintConversation(
         if (r.partIndex !== undefined) f.partIndex = r.partIndex;
         out.push(f);
       },
-    });
+    };
+    rule.check?.(subject, ctx);
+    if (rule.message !== undefined || rule.part !== undefined) visitors.push({ rule, ctx });
+  }
+  // One pass over messages and parts for every visitor rule.
+  if (visitors.length > 0) {
+    const messages = subject.messages;
+    for (let i = 0; i < messages.length; i++) {
+      const m = messages[i]!;
+      for (const v of visitors) v.rule.message?.(m, i, subject, v.ctx);
+      const parts = m.parts;
+      for (let j = 0; j < parts.length; j++) {
+        const p = parts[j]!;
+        for (const v of visitors) v.rule.part?.(p, i, j, subject, v.ctx);
+      }
+    }
   }
   return out;
 }

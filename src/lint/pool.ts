@@ -1,51 +1,86 @@
 /**
  * Runs lint tasks on worker threads (tinypool), or in this thread for
- * `--jobs 1`. Results come back in task order, so output does not depend
- * on the number of jobs.
+ * `--jobs 1`. Small files travel in batches; results come back in task
+ * order, so output does not depend on the number of jobs.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { runLintTask, type LintTask, type TaskResult } from './tasks.js';
+import { runLintTaskSync, type LintTask, type TaskResult } from './tasks.js';
 
 /** The built worker: tests run from src/, whose .ts files a worker thread cannot load. */
 const WORKER = fileURLToPath(new URL('../../dist/lint/worker.js', import.meta.url));
 
-/** Runs tasks with up to `jobs` in flight; `onResult` sees each result as it completes. */
+/** A batch closes at this many tasks or this many bytes (a byte range is always alone). */
+const BATCH_TASKS = 64;
+const BATCH_BYTES = 4 * 1024 * 1024;
+
+/** Groups consecutive tasks into batches by count and size. */
+export function batchTasks(tasks: readonly LintTask[], sizes: readonly number[]): number[][] {
+  const batches: number[][] = [];
+  let current: number[] = [];
+  let bytes = 0;
+  tasks.forEach((task, k) => {
+    if (task.range !== undefined) {
+      if (current.length > 0) batches.push(current);
+      batches.push([k]);
+      current = [];
+      bytes = 0;
+      return;
+    }
+    current.push(k);
+    bytes += sizes[k] ?? 0;
+    if (current.length >= BATCH_TASKS || bytes >= BATCH_BYTES) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+  });
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
+/** Runs tasks with up to `jobs` threads; `onResult` sees each result as it completes. */
 export async function runTasks(
   tasks: readonly LintTask[],
   jobs: number,
   onResult: (result: TaskResult, index: number) => void = () => undefined,
   signal?: AbortSignal,
+  sizes: readonly number[] = [],
 ): Promise<(TaskResult | undefined)[]> {
   const results: (TaskResult | undefined)[] = new Array(tasks.length);
   if (jobs <= 1 || tasks.length <= 1 || !existsSync(WORKER)) {
     for (let k = 0; k < tasks.length; k++) {
       if (signal?.aborted) break;
-      results[k] = await runLintTask(tasks[k]!);
+      results[k] = runLintTaskSync(tasks[k]!);
       onResult(results[k]!, k);
+      // Let a Ctrl-C handler run between files.
+      if (k % 64 === 63) await new Promise((resolve) => setImmediate(resolve));
     }
     return results;
   }
   const { default: Tinypool } = await import('tinypool');
+  const batches = batchTasks(tasks, sizes);
   const pool = new Tinypool({
     filename: WORKER,
-    minThreads: 1,
-    maxThreads: Math.min(jobs, tasks.length),
+    minThreads: Math.min(jobs, batches.length),
+    maxThreads: Math.min(jobs, batches.length),
     idleTimeout: 100,
   });
   try {
     await Promise.all(
-      tasks.map(async (task, k) => {
+      batches.map(async (batch) => {
         if (signal?.aborted) return;
         try {
-          const result = (await pool.run(
-            task,
+          const out = (await pool.run(
+            batch.map((k) => tasks[k]!),
             signal === undefined ? {} : { signal },
-          )) as TaskResult;
-          results[k] = result;
-          onResult(result, k);
+          )) as TaskResult[];
+          batch.forEach((k, i) => {
+            results[k] = out[i]!;
+            onResult(out[i]!, k);
+          });
         } catch (e) {
-          // An aborted task leaves its slot empty; anything else is a bug to surface.
+          // An aborted batch leaves its slots empty; anything else is a bug to surface.
           if (!signal?.aborted) throw e;
         }
       }),

@@ -3,7 +3,7 @@
  * range of a big JSONL file cut at line starts. JSONL is read in chunks, never
  * whole, so memory stays bounded whatever the file size.
  */
-import { promises as fs } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { SourceError } from '../model/errors.js';
 import { firstInvalidUtf8, kindFromName } from '../model/document.js';
 import {
@@ -73,42 +73,37 @@ function badBytesFinding(bytes: Uint8Array, line: number, severity: FindingSever
   };
 }
 
-/** Calls `onLine` for each line of bytes [start, end) of a file, read in chunks. Returns the number of line ends seen. */
-async function forEachLine(
-  absolute: string,
+/** Calls `onLine` for each line of bytes [start, end) of an open file, read in chunks. Returns the number of lines. */
+function forEachLine(
+  fd: number,
   start: number,
   end: number,
   onLine: (bytes: Uint8Array, index: number) => void,
-): Promise<number> {
-  const handle = await fs.open(absolute, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(CHUNK);
-    let carry: Buffer | null = null;
-    let position = start;
-    let index = 0;
-    while (position < end) {
-      const { bytesRead } = await handle.read(buf, 0, Math.min(CHUNK, end - position), position);
-      if (bytesRead === 0) break;
-      position += bytesRead;
-      let from = 0;
-      for (;;) {
-        const nl = buf.indexOf(10, from);
-        if (nl === -1 || nl >= bytesRead) break;
-        const piece = buf.subarray(from, nl);
-        onLine(carry === null ? piece : Buffer.concat([carry, piece]), index++);
-        carry = null;
-        from = nl + 1;
-      }
-      if (from < bytesRead) {
-        const rest = Buffer.from(buf.subarray(from, bytesRead));
-        carry = carry === null ? rest : Buffer.concat([carry, rest]);
-      }
+): number {
+  const buf = Buffer.allocUnsafe(CHUNK);
+  let carry: Buffer | null = null;
+  let position = start;
+  let index = 0;
+  while (position < end) {
+    const bytesRead = readSync(fd, buf, 0, Math.min(CHUNK, end - position), position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    let from = 0;
+    for (;;) {
+      const nl = buf.indexOf(10, from);
+      if (nl === -1 || nl >= bytesRead) break;
+      const piece = buf.subarray(from, nl);
+      onLine(carry === null ? piece : Buffer.concat([carry, piece]), index++);
+      carry = null;
+      from = nl + 1;
     }
-    if (carry !== null && carry.length > 0) onLine(carry, index++);
-    return index;
-  } finally {
-    await handle.close();
+    if (from < bytesRead) {
+      const rest = Buffer.from(buf.subarray(from, bytesRead));
+      carry = carry === null ? rest : Buffer.concat([carry, rest]);
+    }
   }
+  if (carry !== null && carry.length > 0) onLine(carry, index++);
+  return index;
 }
 
 /** True when a line's text is only whitespace. */
@@ -116,39 +111,48 @@ function isBlank(text: string): boolean {
   return /^[ \t\r]*$/.test(text);
 }
 
-/** True when a JSONL file's first line is an event of an event-log format (one conversation per file). */
-export async function isEventLogFile(absolute: string, options: LintOptions): Promise<boolean> {
+/** True when the first line of an open JSONL file is an event of an event-log format (one conversation per file). */
+function startsWithEvent(fd: number, options: LintOptions): boolean {
   if ((options.pointer ?? []).length > 0) return false;
   if (options.from !== undefined && options.from !== 'auto') return options.from === 'claude-code';
   const format = formatByName('claude-code');
   if (format === undefined) return false;
-  const handle = await fs.open(absolute, 'r');
+  const buf = Buffer.allocUnsafe(1 << 16);
+  const bytesRead = readSync(fd, buf, 0, buf.length, 0);
+  const first = buf
+    .subarray(0, bytesRead)
+    .toString('utf8')
+    .split('\n')
+    .find((l) => !isBlank(l));
+  if (first === undefined) return false;
   try {
-    const buf = Buffer.allocUnsafe(1 << 16);
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    const text = buf.subarray(0, bytesRead).toString('utf8');
-    const first = text.split('\n').find((l) => !isBlank(l));
-    if (first === undefined) return false;
-    try {
-      return format.detect([JSON.parse(first) as JsonValue]);
-    } catch {
-      return false;
-    }
+    return format.detect([JSON.parse(first) as JsonValue]);
+  } catch {
+    return false;
+  }
+}
+
+/** True when a JSONL file is one event log (a Claude Code session), judged by its first line. */
+export function isEventLogFile(absolute: string, options: LintOptions): boolean {
+  const fd = openSync(absolute, 'r');
+  try {
+    return startsWithEvent(fd, options);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
 /** Lints JSONL lines of bytes [start, end) one by one; line numbers start at 1 within the range. */
-async function lintJsonlRange(
+function lintJsonlRange(
   task: LintTask,
+  fd: number,
   options: LintOptions,
   start: number,
   end: number,
-): Promise<TaskResult> {
+): TaskResult {
   const findings: Finding[] = [];
   const parseSeverity = options.rules.get('parse-error');
-  const newlines = await forEachLine(task.absolute, start, end, (bytes, index) => {
+  const newlines = forEachLine(fd, start, end, (bytes, index) => {
     const line = index + 1;
     let text: string;
     try {
@@ -157,8 +161,6 @@ async function lintJsonlRange(
       if (parseSeverity !== undefined) findings.push(badBytesFinding(bytes, line, parseSeverity));
       return;
     }
-    // The BOM of the file's first line is not content.
-    if (start === 0 && index === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (text.endsWith('\r')) text = text.slice(0, -1);
     if (isBlank(text)) return;
     for (const f of lintText(text, options, line)) findings.push(f);
@@ -172,22 +174,39 @@ async function lintJsonlRange(
   };
 }
 
-/** Runs one task: the unit of work a worker thread does. */
-export async function runLintTask(task: LintTask): Promise<TaskResult> {
+/**
+ * Runs one task: the unit of work a worker thread does. Reads are
+ * synchronous on purpose: a task is one thread's whole job, and awaiting
+ * each small read only leaves the thread idle.
+ */
+export function runLintTask(task: LintTask): Promise<TaskResult> {
+  return Promise.resolve(runLintTaskSync(task));
+}
+
+/** {@link runLintTask}, synchronously. */
+export function runLintTaskSync(task: LintTask): TaskResult {
   const options = toLintOptions(task.options);
+  let fd: number | undefined;
   try {
-    const stat = await fs.stat(task.absolute);
+    fd = openSync(task.absolute, 'r');
+    const stat = fstatSync(fd);
     if (stat.isDirectory()) throw new SourceError('is a directory, not a file');
     const kind = options.kind ?? kindFromName(task.absolute) ?? 'json';
     if (task.range !== undefined)
-      return await lintJsonlRange(task, options, task.range.start, task.range.end);
-    if (kind === 'jsonl' && !(await isEventLogFile(task.absolute, options))) {
-      const result = await lintJsonlRange(task, options, 0, stat.size);
+      return lintJsonlRange(task, fd, options, task.range.start, task.range.end);
+    if (kind === 'jsonl' && !startsWithEvent(fd, options)) {
+      const result = lintJsonlRange(task, fd, options, 0, stat.size);
       delete result.newlines;
       return result;
     }
-    const bytes = await fs.readFile(task.absolute);
-    return { ...lintBytes(task.file, bytes, { ...options, kind }), bytes: bytes.length };
+    const bytes = Buffer.allocUnsafe(stat.size);
+    let got = 0;
+    while (got < stat.size) {
+      const n = readSync(fd, bytes, got, stat.size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return { ...lintBytes(task.file, bytes.subarray(0, got), { ...options, kind }), bytes: got };
   } catch (e) {
     const message = e instanceof SourceError ? e.message : describeError(e);
     return {
@@ -198,6 +217,8 @@ export async function runLintTask(task: LintTask): Promise<TaskResult> {
       error: { message: `cannot read: ${message}` },
       bytes: 0,
     };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -220,7 +241,7 @@ export async function splitAtLines(
   size: number,
 ): Promise<{ start: number; end: number }[]> {
   const cuts = [0];
-  const handle = await fs.open(absolute, 'r');
+  const fd = openSync(absolute, 'r');
   try {
     const buf = Buffer.allocUnsafe(1 << 16);
     let guess = size;
@@ -228,7 +249,7 @@ export async function splitAtLines(
       let at = guess;
       let found = -1;
       while (at < total && found === -1) {
-        const { bytesRead } = await handle.read(buf, 0, buf.length, at);
+        const bytesRead = readSync(fd, buf, 0, buf.length, at);
         if (bytesRead === 0) break;
         const nl = buf.subarray(0, bytesRead).indexOf(10);
         if (nl !== -1) found = at + nl + 1;
@@ -239,7 +260,7 @@ export async function splitAtLines(
       guess = found + size;
     }
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   return cuts.map((start, k) => ({ start, end: cuts[k + 1] ?? total }));
 }

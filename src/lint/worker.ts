@@ -1,9 +1,10 @@
 /**
- * The worker-thread entry of the lint pool: one task in, its result out.
+ * The worker-thread entry of the lint pool: a batch of tasks in, their
+ * results out (batches keep per-message overhead off small files).
  */
-import { runLintTask, type LintTask, type TaskResult } from './tasks.js';
+import { runLintTaskSync, type LintTask, type TaskResult } from './tasks.js';
 
-/** Runs one lint task (tinypool calls the default export). */
-export default function lintWorker(task: LintTask): Promise<TaskResult> {
-  return runLintTask(task);
+/** Runs a batch of lint tasks (tinypool calls the default export). */
+export default function lintWorker(tasks: LintTask[]): TaskResult[] {
+  return tasks.map(runLintTaskSync);
 }

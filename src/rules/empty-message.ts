@@ -13,15 +13,8 @@ export default defineRule({
     fixable: false,
     messages: { empty: '{role} message has no parts' },
   },
-  check(subject, ctx) {
-    subject.messages.forEach((m, i) => {
-      if (m.parts.length === 0)
-        ctx.report({
-          messageId: 'empty',
-          data: { role: m.role },
-          messageIndex: i,
-          path: ['parts'],
-        });
-    });
+  message(m, i, _subject, ctx) {
+    if (m.parts.length === 0)
+      ctx.report({ messageId: 'empty', data: { role: m.role }, messageIndex: i, path: ['parts'] });
   },
 });

@@ -14,21 +14,19 @@ export default defineRule({
     fixable: false,
     messages: { invalid: '{field} "{value}" is not a UUID' },
   },
-  check(subject, ctx) {
-    subject.messages.forEach((m, i) => {
-      for (const field of ['runId', 'conversationId'] as const) {
-        const value = m[field];
-        // A non-string is a schema error, reported there.
-        if (typeof value === 'string' && !isUuid(value)) {
-          const shown = value.length > 40 ? value.slice(0, 40) + '…' : value;
-          ctx.report({
-            messageId: 'invalid',
-            data: { field, value: shown },
-            messageIndex: i,
-            path: [field],
-          });
-        }
+  message(m, i, _subject, ctx) {
+    for (const field of ['runId', 'conversationId'] as const) {
+      const value = m[field];
+      // A non-string is a schema error, reported there.
+      if (typeof value === 'string' && !isUuid(value)) {
+        const shown = value.length > 40 ? value.slice(0, 40) + '…' : value;
+        ctx.report({
+          messageId: 'invalid',
+          data: { field, value: shown },
+          messageIndex: i,
+          path: [field],
+        });
       }
-    });
+    }
   },
 });

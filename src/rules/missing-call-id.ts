@@ -16,16 +16,12 @@ export default defineRule({
       result: 'tool result{name} has no "callId", so it cannot be paired with its call',
     },
   },
-  check(subject, ctx) {
-    subject.messages.forEach((m, i) => {
-      m.parts.forEach((part, j) => {
-        const name = typeof part.name === 'string' ? ` "${part.name}"` : '';
-        if (part.type === 'tool-call' && typeof part.id !== 'string') {
-          ctx.report({ messageId: 'call', data: { name }, messageIndex: i, partIndex: j });
-        } else if (part.type === 'tool-result' && typeof part.callId !== 'string') {
-          ctx.report({ messageId: 'result', data: { name }, messageIndex: i, partIndex: j });
-        }
-      });
-    });
+  part(part, i, j, _subject, ctx) {
+    const name = typeof part.name === 'string' ? ` "${part.name}"` : '';
+    if (part.type === 'tool-call' && typeof part.id !== 'string') {
+      ctx.report({ messageId: 'call', data: { name }, messageIndex: i, partIndex: j });
+    } else if (part.type === 'tool-result' && typeof part.callId !== 'string') {
+      ctx.report({ messageId: 'result', data: { name }, messageIndex: i, partIndex: j });
+    }
   },
 });

@@ -1,12 +1,12 @@
 /**
- * What a lint rule is: metadata plus a pure check over one conversation.
+ * What a lint rule is: metadata plus pure checks over one conversation.
  * Rules report structured problems (a message id, data, where); text is
  * rendered from the rule's messages, and positions are found later, only
  * for files that have findings.
  */
 import type { Pairing } from '../core/pairing.js';
 import type { JsonValue } from '../model/json.js';
-import type { Message } from '../model/types.js';
+import type { Message, Part } from '../model/types.js';
 
 /** A rule's severity as configured. */
 export type Severity = 'off' | 'warn' | 'error';
@@ -66,10 +66,23 @@ export interface RuleContext {
   report(problem: Report): void;
 }
 
-/** A lint rule. */
+/**
+ * A lint rule. `check` sees the whole conversation; `message` and `part`
+ * are visitors the engine calls in one shared pass over the messages and
+ * their top-level parts (as ESLint calls node visitors), so rules that look
+ * at one message or part at a time do not each walk the history.
+ */
 export interface Rule {
   meta: RuleMeta;
-  check(subject: LintSubject, ctx: RuleContext): void;
+  check?(subject: LintSubject, ctx: RuleContext): void;
+  message?(message: Message, messageIndex: number, subject: LintSubject, ctx: RuleContext): void;
+  part?(
+    part: Part,
+    messageIndex: number,
+    partIndex: number,
+    subject: LintSubject,
+    ctx: RuleContext,
+  ): void;
 }
 
 /** Declares a rule (an identity function that fixes the type). */

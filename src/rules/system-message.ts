@@ -16,9 +16,7 @@ export default defineRule({
       system: 'system message stored in history; runs replace it with their instructions',
     },
   },
-  check(subject, ctx) {
-    subject.messages.forEach((m, i) => {
-      if (m.role === 'system') ctx.report({ messageId: 'system', messageIndex: i });
-    });
+  message(m, i, _subject, ctx) {
+    if (m.role === 'system') ctx.report({ messageId: 'system', messageIndex: i });
   },
 });

@@ -15,23 +15,19 @@ export default defineRule({
     fixable: false,
     messages: { truncated: 'arguments of tool call{id} are not a JSON object: {preview}' },
   },
-  check(subject, ctx) {
-    subject.messages.forEach((m, i) => {
-      m.parts.forEach((part, j) => {
-        if (part.type !== 'tool-call' || typeof part.arguments !== 'string') return;
-        if (isObjectJsonText(part.arguments)) return;
-        const text = part.arguments;
-        const preview =
-          text === '' ? 'empty' : JSON.stringify(text.length > 40 ? text.slice(0, 40) + '…' : text);
-        const id = typeof part.id === 'string' ? ` "${part.id}"` : '';
-        ctx.report({
-          messageId: 'truncated',
-          data: { id, preview },
-          messageIndex: i,
-          partIndex: j,
-          path: ['arguments'],
-        });
-      });
+  part(part, i, j, _subject, ctx) {
+    if (part.type !== 'tool-call' || typeof part.arguments !== 'string') return;
+    if (isObjectJsonText(part.arguments)) return;
+    const text = part.arguments;
+    const preview =
+      text === '' ? 'empty' : JSON.stringify(text.length > 40 ? text.slice(0, 40) + '…' : text);
+    const id = typeof part.id === 'string' ? ` "${part.id}"` : '';
+    ctx.report({
+      messageId: 'truncated',
+      data: { id, preview },
+      messageIndex: i,
+      partIndex: j,
+      path: ['arguments'],
     });
   },
 });

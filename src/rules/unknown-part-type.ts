@@ -21,40 +21,37 @@ export default defineRule({
       unknownContent: 'unknown part type "{type}" in tool result content',
     },
   },
-  check(subject, ctx) {
+  part(part, i, j, subject, ctx) {
     // A foreign format's own blocks with no v1 equivalent are carried as `<format>:<type>`: known there.
     const own = `${subject.format}:`;
-    subject.messages.forEach((m, i) => {
-      m.parts.forEach((part, j) => {
-        if (!KNOWN.has(part.type) && !part.type.startsWith(own)) {
-          ctx.report({
-            messageId: 'unknown',
-            data: { type: part.type },
-            messageIndex: i,
-            partIndex: j,
-            path: ['type'],
-          });
-        } else if (part.type === 'tool-result' && Array.isArray(part.content)) {
-          part.content.forEach((item, c) => {
-            // Known non-content types inside content are schema errors, not unknown types.
-            if (
-              isObject(item) &&
-              typeof item.type === 'string' &&
-              !CONTENT.has(item.type) &&
-              !KNOWN.has(item.type) &&
-              !item.type.startsWith(own)
-            ) {
-              ctx.report({
-                messageId: 'unknownContent',
-                data: { type: item.type },
-                messageIndex: i,
-                partIndex: j,
-                path: ['content', c, 'type'],
-              });
-            }
-          });
-        }
+    if (!KNOWN.has(part.type) && !part.type.startsWith(own)) {
+      ctx.report({
+        messageId: 'unknown',
+        data: { type: part.type },
+        messageIndex: i,
+        partIndex: j,
+        path: ['type'],
       });
+      return;
+    }
+    if (part.type !== 'tool-result' || !Array.isArray(part.content)) return;
+    part.content.forEach((item, c) => {
+      // Known non-content types inside content are schema errors, not unknown types.
+      if (
+        isObject(item) &&
+        typeof item.type === 'string' &&
+        !CONTENT.has(item.type) &&
+        !KNOWN.has(item.type) &&
+        !item.type.startsWith(own)
+      ) {
+        ctx.report({
+          messageId: 'unknownContent',
+          data: { type: item.type },
+          messageIndex: i,
+          partIndex: j,
+          path: ['content', c, 'type'],
+        });
+      }
     });
   },
 });

@@ -20,34 +20,29 @@ export default defineRule({
       notString: '{kind} URL is not a string; sanitize drops the part',
     },
   },
-  check(subject, ctx) {
-    subject.messages.forEach((m, i) => {
-      m.parts.forEach((part, j) => {
-        const scheme = unsafeMediaScheme(part);
-        if (scheme !== null) {
-          ctx.report({
-            messageId:
-              typeof part.url !== 'string' ? 'notString' : scheme === '' ? 'noScheme' : 'scheme',
-            data: { kind: part.type, scheme },
-            messageIndex: i,
-            partIndex: j,
-            path: ['url'],
-          });
-        }
-        if (part.type !== 'tool-result' || !Array.isArray(part.content)) return;
-        part.content.forEach((item, c) => {
-          if (!isObject(item) || typeof item.type !== 'string') return;
-          const s = unsafeMediaScheme(item as Part);
-          if (s === null) return;
-          ctx.report({
-            messageId:
-              typeof item.url !== 'string' ? 'notString' : s === '' ? 'noScheme' : 'scheme',
-            data: { kind: item.type, scheme: s },
-            messageIndex: i,
-            partIndex: j,
-            path: ['content', c, 'url'],
-          });
-        });
+  part(part, i, j, _subject, ctx) {
+    const scheme = unsafeMediaScheme(part);
+    if (scheme !== null) {
+      ctx.report({
+        messageId:
+          typeof part.url !== 'string' ? 'notString' : scheme === '' ? 'noScheme' : 'scheme',
+        data: { kind: part.type, scheme },
+        messageIndex: i,
+        partIndex: j,
+        path: ['url'],
+      });
+    }
+    if (part.type !== 'tool-result' || !Array.isArray(part.content)) return;
+    part.content.forEach((item, c) => {
+      if (!isObject(item) || typeof item.type !== 'string') return;
+      const s = unsafeMediaScheme(item as Part);
+      if (s === null) return;
+      ctx.report({
+        messageId: typeof item.url !== 'string' ? 'notString' : s === '' ? 'noScheme' : 'scheme',
+        data: { kind: item.type, scheme: s },
+        messageIndex: i,
+        partIndex: j,
+        path: ['content', c, 'url'],
       });
     });
   },

@@ -1,0 +1,186 @@
+// npm run bench: a seeded corpus (many small files, one big JSONL) and, in one run, the
+// throughput of bare read + JSON.parse on one thread (the baseline), `histlint lint --jobs 1`
+// and `histlint lint` (default jobs), each as a ratio to the baseline, with peak RSS;
+// then start-up times. Sizes: BENCH_FILES (default 4000), BENCH_BIG_MB (default 256).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeSync, closeSync, readSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const dir = path.join(root, '.bench');
+const filesDir = path.join(dir, 'files');
+const big = path.join(dir, 'big.jsonl');
+const FILES = Number(process.env.BENCH_FILES ?? 4000);
+const BIG_MB = Number(process.env.BENCH_BIG_MB ?? 256);
+const cli = path.join(root, 'bin/histlint.js');
+
+// A small seeded PRNG (mulberry32), so every run benchmarks the same corpus.
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = 'the a weather city order refund policy tool call result search file read write list user assistant please check tomorrow rain sun price total'.split(' ');
+
+function conversation(r, k) {
+  const words = (n) => Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(' ');
+  const messages = [{ role: 'system', parts: [{ type: 'text', text: words(30) }] }];
+  const turns = 2 + Math.floor(r() * 6);
+  for (let t = 0; t < turns; t++) {
+    messages.push({ role: 'user', parts: [{ type: 'text', text: words(5 + Math.floor(r() * 40)) }] });
+    const calls = Math.floor(r() * 3);
+    const parts = [{ type: 'text', text: words(10 + Math.floor(r() * 60)) }];
+    for (let c = 0; c < calls; c++) {
+      parts.push({ type: 'tool-call', id: `call_${k}_${t}_${c}`, name: 'lookup', arguments: JSON.stringify({ q: words(3), n: c }) });
+    }
+    messages.push({ role: 'assistant', runId: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', parts });
+    if (calls > 0) {
+      // About one conversation in twenty has a dangling call: findings, but not everywhere.
+      const answered = r() < 0.95 ? calls : calls - 1;
+      const results = [];
+      for (let c = 0; c < answered; c++) {
+        results.push({ type: 'tool-result', callId: `call_${k}_${t}_${c}`, name: 'lookup', content: [{ type: 'text', text: words(20 + Math.floor(r() * 100)) }] });
+      }
+      if (results.length > 0) messages.push({ role: 'tool', parts: results });
+    }
+  }
+  return { version: 1, conversationId: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c', messages };
+}
+
+function generate() {
+  const stamp = path.join(dir, `corpus-${FILES}-${BIG_MB}.ok`);
+  if (existsSync(stamp)) return;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(filesDir, { recursive: true });
+  const r = rng(20261129);
+  for (let k = 0; k < FILES; k++) {
+    const fd = openSync(path.join(filesDir, `c${String(k).padStart(6, '0')}.json`), 'w');
+    writeSync(fd, JSON.stringify(conversation(r, k), null, 2) + '\n');
+    closeSync(fd);
+  }
+  const fd = openSync(big, 'w');
+  let bytes = 0;
+  let k = 0;
+  const target = BIG_MB * 1024 * 1024;
+  const batch = [];
+  while (bytes < target) {
+    const line = JSON.stringify(conversation(r, k++)) + '\n';
+    bytes += Buffer.byteLength(line);
+    batch.push(line);
+    if (batch.length >= 2000) writeSync(fd, batch.splice(0).join(''));
+  }
+  if (batch.length > 0) writeSync(fd, batch.join(''));
+  closeSync(fd);
+  writeSync(openSync(stamp, 'w'), 'ok');
+}
+
+function dirBytes(d) {
+  return readdirSync(d).reduce((n, f) => n + statSync(path.join(d, f)).size, 0);
+}
+
+/** Baseline: read + fatal UTF-8 decode + JSON.parse, one thread. */
+function baselineFiles() {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const t = process.hrtime.bigint();
+  let n = 0;
+  for (const f of readdirSync(filesDir)) {
+    JSON.parse(decoder.decode(readFileSync(path.join(filesDir, f))));
+    n++;
+  }
+  return { seconds: Number(process.hrtime.bigint() - t) / 1e9, conversations: n };
+}
+
+function baselineJsonl() {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const t = process.hrtime.bigint();
+  const fd = openSync(big, 'r');
+  const buf = Buffer.allocUnsafe(1 << 20);
+  let carry = null;
+  let n = 0;
+  for (;;) {
+    const read = readSync(fd, buf, 0, buf.length, null);
+    if (read === 0) break;
+    let from = 0;
+    for (;;) {
+      const nl = buf.indexOf(10, from);
+      if (nl === -1 || nl >= read) break;
+      const piece = carry === null ? buf.subarray(from, nl) : Buffer.concat([carry, buf.subarray(from, nl)]);
+      carry = null;
+      JSON.parse(decoder.decode(piece));
+      n++;
+      from = nl + 1;
+    }
+    if (from < read) carry = carry === null ? Buffer.from(buf.subarray(from, read)) : Buffer.concat([carry, buf.subarray(from, read)]);
+  }
+  closeSync(fd);
+  return { seconds: Number(process.hrtime.bigint() - t) / 1e9, conversations: n };
+}
+
+/** Runs the CLI; returns wall seconds and peak RSS in MB (GNU time's %M). */
+function run(args) {
+  const t = process.hrtime.bigint();
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, cli, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const seconds = Number(process.hrtime.bigint() - t) / 1e9;
+  const rss = Number((r.stderr.trim().split('\n').pop() ?? '0').trim()) / 1024;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`histlint ${args.join(' ')} exited ${r.status}: ${r.stderr.slice(0, 500)}`);
+  return { seconds, rss };
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function wall(args, times = 11) {
+  const out = [];
+  for (let k = 0; k < times; k++) {
+    const t = process.hrtime.bigint();
+    spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: 'utf8' });
+    out.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  return median(out);
+}
+
+if (!existsSync(path.join(root, 'dist/cli/main.js'))) {
+  console.error('bench: run `npm run build` first');
+  process.exit(2);
+}
+console.log(`generating the corpus in .bench/ (${FILES} files, ${BIG_MB} MB JSONL; reused when present)…`);
+generate();
+const filesMB = dirBytes(filesDir) / 1e6;
+const bigMB = statSync(big).size / 1e6;
+const cores = os.availableParallelism();
+const rows = [];
+for (const [name, mb, baseline, target] of [
+  ['many files', filesMB, baselineFiles, 'files'],
+  ['one big JSONL', bigMB, baselineJsonl, 'big.jsonl'],
+]) {
+  const b = baseline();
+  const base = { mbps: mb / b.seconds, cps: b.conversations / b.seconds };
+  rows.push([name, 'read + JSON.parse (1 thread)', base.mbps, base.cps, 1, '']);
+  for (const [label, extra] of [
+    ['histlint lint --jobs 1', ['--jobs', '1']],
+    [`histlint lint (default: ${cores} jobs)`, []],
+  ]) {
+    const r = run(['lint', path.join('.bench', target), '--format', 'json', '-o', path.join('.bench', 'report.json'), '--no-progress', ...extra]);
+    rows.push([name, label, mb / r.seconds, b.conversations / r.seconds, mb / r.seconds / base.mbps, `${r.rss.toFixed(0)} MB`]);
+  }
+}
+const pad = (s, n) => String(s).padEnd(n);
+console.log(`\nmachine: ${os.cpus()[0]?.model ?? 'unknown'} × ${cores}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
+console.log(`corpus: ${FILES} files (${filesMB.toFixed(1)} MB), big.jsonl ${bigMB.toFixed(1)} MB\n`);
+console.log(`${pad('corpus', 14)}  ${pad('run', 34)}  ${pad('MB/s', 8)}  ${pad('conv/s', 9)}  ${pad('× baseline', 10)}  peak RSS`);
+for (const [corpus, label, mbps, cps, ratio, rss] of rows) {
+  console.log(`${pad(corpus, 14)}  ${pad(label, 34)}  ${pad(mbps.toFixed(1), 8)}  ${pad(cps.toFixed(0), 9)}  ${pad(ratio.toFixed(2), 10)}  ${rss}`);
+}
+const small = path.join('.bench', 'files', readdirSync(filesDir)[0]);
+console.log(`\nhistlint --version: ${wall(['--version']).toFixed(0)} ms (median of 11)`);
+console.log(`histlint lint one small file: ${wall(['lint', small, '--no-progress']).toFixed(0)} ms (median of 11)`);
