@@ -2,7 +2,7 @@
  * Options shared by several commands, and argument parsers.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { FROM_NAMES } from '../formats/index.js';
+import { FROM_CHOICES } from '../formats/names.js';
 import type { Io } from './io.js';
 
 /** What every command's action needs: the I/O, and where to put its exit code. */
@@ -39,7 +39,7 @@ export function oneLine(error: unknown): string {
 /** Options every command that reads conversations takes. */
 export function addReadOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--from <format>', 'input format (default: auto)').choices(FROM_NAMES))
+    .addOption(new Option('--from <format>', 'input format (default: auto)').choices(FROM_CHOICES))
     .option(
       '--pointer <pointer>',
       'JSON pointer to the conversation inside each document or JSONL line',

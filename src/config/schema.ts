@@ -4,7 +4,7 @@
  * fails when the two drift.
  */
 import { z } from 'zod';
-import { FROM_NAMES } from '../formats/index.js';
+import { FROM_CHOICES } from '../formats/names.js';
 import { RULES } from '../rules/index.js';
 
 /** The provider targets `--target` and the config's `target` accept. */
@@ -46,7 +46,7 @@ export const ConfigSchema = z.strictObject({
     .array(z.strictObject({ files: z.array(z.string()).min(1), rules: RuleSettingsSchema }))
     .optional(),
   target: z.enum(TARGETS).optional(),
-  from: z.enum(FROM_NAMES as [string, ...string[]]).optional(),
+  from: z.enum(FROM_CHOICES as [string, ...string[]]).optional(),
   pointer: z.string().optional(),
   format: z.enum(FORMAT_NAMES).optional(),
 });

@@ -4,7 +4,7 @@
  * `--lossy`, which converts and reports each loss.
  */
 import { Option, type Command } from 'commander';
-import { TO_NAMES } from '../../formats/index.js';
+import { TO_CHOICES } from '../../formats/names.js';
 import { UsageError } from '../exit-codes.js';
 import { addTransformOptions, type CommandContext } from '../options.js';
 import type { TransformFlags } from '../transform.js';
@@ -19,7 +19,7 @@ export function registerConvert(program: Command, ctx: CommandContext): void {
   )
     .addOption(
       new Option('--to <format>', 'the format to write')
-        .choices(TO_NAMES as string[])
+        .choices(TO_CHOICES as string[])
         .makeOptionMandatory(),
     )
     .option('--lossy', 'convert even what the target cannot express, and report each loss')
