@@ -134,7 +134,8 @@ export async function expandInputs(
         ignore,
         absolute: true,
         suppressErrors: true,
-        followSymbolicLinks: true,
+        // Symlinked folders are not walked: a link back up would loop (files behind links are still found).
+        followSymbolicLinks: false,
       });
       if (matches.length === 0) unmatched(arg);
       for (const m of matches.sort()) add(path.normalize(m), shown(path.normalize(m)));
@@ -160,7 +161,7 @@ export async function expandInputs(
       ignore,
       dot: false,
       onlyFiles: true,
-      followSymbolicLinks: true,
+      followSymbolicLinks: false,
       suppressErrors: true,
       unique: true,
     });

@@ -206,7 +206,18 @@ function processDocument(
   const out: SourceDocument = eventLog
     ? { kind: 'json', bom: false, eol: '\n', units: [{ text: '' }], lines: [] }
     : doc;
-  return { entries, exit, changed: values.size > 0, text: serializeDocument(out, values) };
+  let text: string;
+  try {
+    text = serializeDocument(out, values);
+  } catch (e) {
+    // V8 strings hold about 512 MB: a result past that (deep nesting grows with indentation) cannot be written.
+    if (!(e instanceof RangeError)) throw e;
+    const error = new SourceError(
+      'cannot write the result: it is larger than a JavaScript string can hold (nesting too deep or content too large)',
+    );
+    return { entries: [errorEntry(input.display, error)], exit: EXIT_USAGE, changed: false };
+  }
+  return { entries, exit, changed: values.size > 0, text };
 }
 
 function humanLines(
@@ -368,10 +379,11 @@ async function emit(
     case 'check':
       return;
     case 'write': {
-      if (!outcome.changed) return;
       // Write through a symlink to the file it names, never over the link itself.
       const target = await fs.realpath(input.absolute!);
+      // A run over a folder clears a killed run's leftovers there, even when it writes nothing.
       await clearOnce(path.dirname(target));
+      if (!outcome.changed) return;
       await writeAtomic(target, text);
       return;
     }

@@ -141,7 +141,8 @@ export function mapConversations<T extends ConversationChange>(
       const result = fn(read.conversation.messages, format);
       out.result = result;
       const to = options.to ?? format;
-      if (result.changed || options.to !== undefined) {
+      // Converting to the format it is already in is no change (formatting is not a change).
+      if (result.changed || to !== format) {
         const written = to.write(
           withMessages(read.conversation, result.messages),
           to === format ? read.context : undefined,

@@ -1,0 +1,639 @@
+/**
+ * The sanitize evasion suite (SPEC §2.2, SECURITY.md "Scheme evasion"): media
+ * URLs whose scheme is disguised by case, spaces and C0 controls at the
+ * edges, tab/CR/LF inside the scheme, percent-encoding or Unicode look-alikes,
+ * and URLs without a scheme, are dropped and reported with the lower-cased
+ * scheme a browser reads ("" for none); http(s) URLs with odd hosts are kept
+ * exactly as written. Every expectation is written by hand and cross-checked
+ * against Node's WHATWG URL parser; property tests compare sanitize with that
+ * parser on generated strings.
+ */
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sanitizeHistory, type UnsafePart } from '../src/core/sanitize.js';
+import type { JsonValue } from '../src/model/json.js';
+import type { Message, Part } from '../src/model/types.js';
+import { runCli } from './helpers/cli.js';
+
+/**
+ * URLs sanitize must drop, with the scheme it must report: what a browser
+ * reads (WHATWG: leading/trailing C0 controls and spaces trimmed, tab/CR/LF
+ * removed everywhere, lower-cased), "" when it reads none.
+ */
+const DROPPED: [url: string, scheme: string][] = [
+  // Case.
+  ['javascript:alert(1)', 'javascript'],
+  ['JaVaScRiPt:alert(1)', 'javascript'],
+  ['JAVASCRIPT:alert(1)', 'javascript'],
+  // Spaces and C0 controls at the edges.
+  [' javascript:alert(1)', 'javascript'],
+  ['   javascript:alert(1)   ', 'javascript'],
+  ['\u0000javascript:alert(1)', 'javascript'],
+  ['\u0001\u0002\u0003javascript:alert(1)', 'javascript'],
+  ['\u001fjavascript:alert(1)', 'javascript'],
+  ['\u000bjavascript:alert(1)', 'javascript'],
+  ['\u000cjavascript:alert(1)', 'javascript'],
+  ['\u001b[0mjavascript:alert(1)', ''],
+  ['javascript:alert(1)\u0000', 'javascript'],
+  ['javascript:alert(1)\u001f \u0000', 'javascript'],
+  [' \u0000\t\n\r\u001f file:///etc/passwd', 'file'],
+  // Tab, CR and LF inside the scheme (and anywhere else).
+  ['java\tscript:alert(1)', 'javascript'],
+  ['java\nscript:alert(1)', 'javascript'],
+  ['java\rscript:alert(1)', 'javascript'],
+  ['j\ta\nv\ra\r\ns\tcript:alert(1)', 'javascript'],
+  ['\t\n java\r\nscript:alert(1)', 'javascript'],
+  ['javascript\t:alert(1)', 'javascript'],
+  ['f\tile:///etc/passwd', 'file'],
+  ['da\nta:text/html,<script>alert(1)</script>', 'data'],
+  // Characters that do not vanish: the scheme ends there, so there is none.
+  ['java\u0000script:alert(1)', ''],
+  ['javascript\u0000:alert(1)', ''],
+  ['java script:alert(1)', ''],
+  ['java\u00a0script:alert(1)', ''],
+  // Percent-encoding and entities are not decoded in a scheme: no scheme at all.
+  ['%6Aavascript:alert(1)', ''],
+  ['%6a%61%76%61%73%63%72%69%70%74:alert(1)', ''],
+  ['javascript%3Aalert(1)', ''],
+  ['jav&#x61;script:alert(1)', ''],
+  ['jav&#97;script:alert(1)', ''],
+  // Unicode look-alikes are not ASCII letters: no scheme.
+  ['ｊａｖａｓｃｒｉｐｔ:alert(1)', ''],
+  ['j\u0430vascript:alert(1)', ''],
+  ['\u0430bout:blank', ''],
+  ['ｈｔｔｐｓ://example.com/x.png', ''],
+  ['http\u0455://example.com/x.png', ''],
+  ['\u0068ttp\u0455://example.com/x.png', ''],
+  ['ht\u200btp://example.com/x.png', ''],
+  // Characters a browser does not trim (they are not C0 or space): no scheme.
+  ['\u00a0https://example.com/x.png', ''],
+  ['\u200bhttps://example.com/x.png', ''],
+  ['\ufeffhttps://example.com/x.png', ''],
+  ['\u3000https://example.com/x.png', ''],
+  ['\u007fhttps://example.com/x.png', ''],
+  // Schemes other than http(s).
+  ['data:image/png;base64,iVBORw0KGgo=', 'data'],
+  ['DATA:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==', 'data'],
+  ['data:,', 'data'],
+  ['vbscript:msgbox(1)', 'vbscript'],
+  ['VBScript:msgbox(1)', 'vbscript'],
+  ['file:///etc/passwd', 'file'],
+  ['FILE://server/share/x.png', 'file'],
+  ['file:c:/windows/win.ini', 'file'],
+  ['blob:https://example.com/0f6c1b7e-8d52-4c1e-9a3b-2f0e4a6f1a11', 'blob'],
+  ['about:blank', 'about'],
+  ['About:srcdoc', 'about'],
+  ['ftp://example.com/x.png', 'ftp'],
+  ['ftps://example.com/x.png', 'ftps'],
+  ['ws://example.com/x', 'ws'],
+  ['wss://example.com/x', 'wss'],
+  ['mailto:a@example.com', 'mailto'],
+  ['chrome-extension://abcdef/x.png', 'chrome-extension'],
+  ['s3://bucket/key.png', 's3'],
+  ['gs://bucket/key.png', 'gs'],
+  ['intent://x#Intent;scheme=http;end', 'intent'],
+  ['view-source:https://example.com/', 'view-source'],
+  ['jar:https://example.com/x.jar!/a.png', 'jar'],
+  ['c:\\images\\x.png', 'c'],
+  ['C:/images/x.png', 'c'],
+  // Look like http(s) but are other schemes.
+  ['http+evil://example.com/x.png', 'http+evil'],
+  ['https.evil://example.com/x.png', 'https.evil'],
+  ['https-://example.com/x.png', 'https-'],
+  ['httpss://example.com/x.png', 'httpss'],
+  ['htp://example.com/x.png', 'htp'],
+  ['x-http://example.com/x.png', 'x-http'],
+  // No scheme: protocol-relative, relative, absolute paths, junk.
+  ['//evil.example/x', ''],
+  ['///evil.example/x', ''],
+  ['\\\\evil.example\\x', ''],
+  ['/\\evil.example/x', ''],
+  ['x.png', ''],
+  ['./a', ''],
+  ['../x.png', ''],
+  ['/etc/passwd', ''],
+  ['?x=1', ''],
+  ['#frag', ''],
+  ['', ''],
+  [' ', ''],
+  ['\t\n\r', ''],
+  ['\u0000', ''],
+  ['https', ''],
+  [':https://example.com/x.png', ''],
+  ['1http://example.com/x.png', ''],
+  ['+http://example.com/x.png', ''],
+  ['-javascript:alert(1)', ''],
+  ['.javascript:alert(1)', ''],
+  ['a/b:c', ''],
+  ['h\u0000ttps://example.com', ''],
+  ['http\u0000://example.com', ''],
+];
+
+/** http(s) URLs sanitize must keep exactly as written (the check reads the scheme only). */
+const KEPT = [
+  'https://example.com/cat.png',
+  'http://example.com/a.pdf',
+  'HTTPS://X',
+  'HtTpS://example.com/x.png',
+  'HTTP://EXAMPLE.COM/X.PNG',
+  'https://user:pass@example.com/x.png',
+  'https://evil.example@good.example/x.png',
+  'http://127.0.0.1/x.png',
+  'http://[::1]/x.png',
+  'http://[::ffff:127.0.0.1]:8080/x',
+  'http://0x7f.1/x.png',
+  'http://2130706433/x.png',
+  'http://0177.0.0.1/x.png',
+  'http://localhost:8080/x.png',
+  'http://169.254.169.254/latest/meta-data/',
+  'http://metadata.google.internal/computeMetadata/v1/',
+  'https://xn--80ak6aa92e.com/x.png',
+  'https://例え.jp/画像.png',
+  'https://example.com/x.png?u=javascript:alert(1)#data:x',
+  'https://example.com/%2e%2e/%00.png',
+  'http://%2e%2e/x',
+  // Browsers trim and remove these, then read https.
+  '  https://example.com/x.png  ',
+  '\u0000https://example.com/x.png',
+  '\u0001\u001f https://example.com/x.png \u0000\u001f',
+  'ht\ttps://example.com/x.png',
+  'h\nttp://example.com/x.png',
+  'https\r:\n//example.com/x.png',
+  // Special-scheme spellings a browser still reads as https.
+  'https:example.com/x.png',
+  'https:/example.com/x.png',
+  'https:\\\\example.com\\x.png',
+  'https:///example.com/x.png',
+];
+
+/** The protocol Node's WHATWG parser reads, or null when it rejects the URL. */
+function whatwgProtocol(url: string): string | null {
+  try {
+    return new URL(url).protocol;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The scheme a browser reads from `url`, found with the WHATWG parser itself:
+ * everything up to the first ":" followed by "//h/" parses exactly when that
+ * prefix is a scheme (the parser trims the edges and removes tab/CR/LF).
+ */
+function whatwgScheme(url: string): string {
+  const colon = url.indexOf(':');
+  if (colon === -1) return '';
+  try {
+    return new URL(url.slice(0, colon + 1) + '//h/').protocol.slice(0, -1);
+  } catch {
+    return '';
+  }
+}
+
+const TEXT: Part = { type: 'text', text: 'keep me' };
+
+function image(url: JsonValue): Part {
+  return { type: 'image', url } as Part;
+}
+
+function documentPart(url: JsonValue): Part {
+  return { type: 'document', url, mediaType: 'application/pdf', name: 'a.pdf' } as Part;
+}
+
+/** Sanitizes one user message holding the media part and a text part. */
+function sanitizeOne(part: Part): { unsafe: UnsafePart[]; parts: Part[] } {
+  const { messages, report } = sanitizeHistory([{ role: 'user', parts: [part, TEXT] }]);
+  expect(report.systemPrompts).toBe(0);
+  expect(report.removedMessages).toEqual([]);
+  expect(messages).toHaveLength(1);
+  return { unsafe: report.unsafeParts, parts: messages[0]!.parts };
+}
+
+/** Sanitizes a call and its result whose content holds [text, media part]. */
+function sanitizeInResult(part: Part): { unsafe: UnsafePart[]; messages: Message[] } {
+  const history: Message[] = [
+    { role: 'user', parts: [{ type: 'text', text: 'q' }] },
+    {
+      role: 'assistant',
+      parts: [{ type: 'tool-call', id: 'c1', name: 'fetch', arguments: '{}' } as Part],
+    },
+    {
+      role: 'tool',
+      parts: [{ type: 'tool-result', callId: 'c1', name: 'fetch', content: [TEXT, part] } as Part],
+    },
+  ];
+  const { messages, report } = sanitizeHistory(history);
+  expect(report.repair).toEqual({ synthesized: [], dropped: [], truncated: [] });
+  return { unsafe: report.unsafeParts, messages };
+}
+
+describe('the hand-written expectations agree with the WHATWG parser', () => {
+  it.each(DROPPED)('%j is read as scheme %j, never as http(s)', (url, scheme) => {
+    const protocol = whatwgProtocol(url);
+    if (protocol !== null) {
+      expect(protocol).not.toBe('http:');
+      expect(protocol).not.toBe('https:');
+      expect(protocol).toBe(`${scheme}:`);
+    } else {
+      // Rejected outright: for these inputs, because there is no scheme.
+      expect(scheme).toBe('');
+    }
+    expect(whatwgScheme(url)).toBe(scheme);
+  });
+
+  it.each(KEPT.map((u) => [u]))('%j is read as http(s)', (url) => {
+    expect(['http:', 'https:']).toContain(whatwgProtocol(url));
+    expect(['http', 'https']).toContain(whatwgScheme(url));
+  });
+});
+
+describe('sanitize drops disguised schemes and keeps http(s)', () => {
+  it.each(DROPPED)('drops the image and document %j, reporting scheme %j', (url, scheme) => {
+    for (const [part, kind] of [
+      [image(url), 'image'],
+      [documentPart(url), 'document'],
+    ] as const) {
+      const { unsafe, parts } = sanitizeOne(part);
+      expect(unsafe).toEqual([{ messageIndex: 0, partIndex: 0, kind, scheme }]);
+      expect(parts).toEqual([TEXT]);
+    }
+  });
+
+  it.each(DROPPED)('drops %j inside tool-result content too', (url, scheme) => {
+    for (const [part, kind] of [
+      [image(url), 'image'],
+      [documentPart(url), 'document'],
+    ] as const) {
+      const { unsafe, messages } = sanitizeInResult(part);
+      expect(unsafe).toEqual([{ messageIndex: 2, partIndex: 0, contentIndex: 1, kind, scheme }]);
+      expect(messages).toHaveLength(3);
+      expect((messages[2]!.parts[0] as Part & { content: JsonValue[] }).content).toEqual([TEXT]);
+    }
+  });
+
+  it.each(KEPT.map((u) => [u]))('keeps %j as written, in messages and tool results', (url) => {
+    for (const part of [image(url), documentPart(url)]) {
+      const one = sanitizeOne(part);
+      expect(one.unsafe).toEqual([]);
+      expect(one.parts).toEqual([part, TEXT]);
+      expect((one.parts[0] as Part & { url: string }).url).toBe(url);
+      const inResult = sanitizeInResult(part);
+      expect(inResult.unsafe).toEqual([]);
+      const content = (inResult.messages[2]!.parts[0] as Part & { content: Part[] }).content;
+      expect((content[1] as Part & { url: string }).url).toBe(url);
+    }
+  });
+
+  it('drops a url that is not a string (scheme ""), and keeps a null url and inline data', () => {
+    for (const url of [123, true, ['javascript:alert(1)'], { href: 'javascript:alert(1)' }]) {
+      expect(sanitizeOne(image(url as JsonValue)).unsafe).toEqual([
+        { messageIndex: 0, partIndex: 0, kind: 'image', scheme: '' },
+      ]);
+    }
+    expect(sanitizeOne(image(null)).unsafe).toEqual([]);
+    const inline = { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' } as Part;
+    expect(sanitizeOne(inline).parts).toEqual([inline, TEXT]);
+  });
+
+  it('drops a part with both an unsafe url and data', () => {
+    const part = {
+      type: 'image',
+      url: 'java\tscript:alert(1)',
+      data: 'iVBORw0KGgo=',
+      mediaType: 'image/png',
+    } as Part;
+    expect(sanitizeOne(part).unsafe).toEqual([
+      { messageIndex: 0, partIndex: 0, kind: 'image', scheme: 'javascript' },
+    ]);
+  });
+
+  it('drops unsafe media in a message of any role', () => {
+    const history: Message[] = [
+      { role: 'system', parts: [image('https://example.com/ok.png')] },
+      { role: 'user', parts: [image(' JAVASCRIPT:x')] },
+      { role: 'assistant', parts: [TEXT, image('file:///etc/shadow')] },
+      { role: 'user', parts: [image('https://example.com/ok.png'), documentPart('//x/y')] },
+    ];
+    const { messages, report } = sanitizeHistory(history);
+    expect(report.systemPrompts).toBe(1);
+    expect(report.unsafeParts).toEqual([
+      { messageIndex: 1, partIndex: 0, kind: 'image', scheme: 'javascript' },
+      { messageIndex: 2, partIndex: 1, kind: 'image', scheme: 'file' },
+      { messageIndex: 3, partIndex: 1, kind: 'document', scheme: '' },
+    ]);
+    // The user message left empty is removed; the others keep what is safe.
+    expect(report.removedMessages).toEqual([1]);
+    expect(messages).toEqual([
+      { role: 'assistant', parts: [TEXT] },
+      { role: 'user', parts: [image('https://example.com/ok.png')] },
+    ]);
+  });
+});
+
+describe('the CLI: sanitize, lint and lint --fix on one file of every case', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'histlint-security-')));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Message 2k: a user message [media, text]; message 2k+1: the same URL in a tool result after a call. */
+  function history(): { text: string; urls: string[] } {
+    const urls = [...DROPPED.map(([u]) => u), ...KEPT];
+    const messages: JsonValue[] = [];
+    urls.forEach((url, k) => {
+      messages.push({ role: 'user', parts: [{ type: 'image', url }, TEXT] });
+      messages.push({
+        role: 'assistant',
+        parts: [{ type: 'tool-call', id: `c${k}`, name: 'fetch', arguments: '{}' }],
+      });
+      messages.push({
+        role: 'tool',
+        parts: [
+          {
+            type: 'tool-result',
+            callId: `c${k}`,
+            name: 'fetch',
+            content: [TEXT, { type: 'document', url, mediaType: 'application/pdf' }],
+          },
+        ],
+      });
+    });
+    return { text: JSON.stringify({ version: 1, messages }, null, 2) + '\n', urls };
+  }
+
+  it('sanitize reports every drop with its scheme and keeps every http(s) URL as written', async () => {
+    const { text, urls } = history();
+    writeFileSync(path.join(dir, 'h.json'), text);
+    const r = await runCli(['sanitize', '--report-format', 'json', 'h.json'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const report = (JSON.parse(r.stderr) as { files: { sanitize: { unsafeParts: unknown[] } }[] })
+      .files[0]!.sanitize;
+    const expected: UnsafePart[] = [];
+    DROPPED.forEach(([, scheme], k) => {
+      expected.push({ messageIndex: 3 * k, partIndex: 0, kind: 'image', scheme });
+      expected.push({
+        messageIndex: 3 * k + 2,
+        partIndex: 0,
+        contentIndex: 1,
+        kind: 'document',
+        scheme,
+      });
+    });
+    expect(report.unsafeParts).toEqual(expected);
+    const out = JSON.parse(r.stdout) as { messages: { parts: Record<string, unknown>[] }[] };
+    const written = JSON.stringify(out);
+    const keptUrls = out.messages.flatMap((m) =>
+      m.parts.flatMap((p) =>
+        p.type === 'image'
+          ? [p.url]
+          : p.type === 'tool-result'
+            ? (p.content as Record<string, unknown>[])
+                .filter((c) => c.type === 'document')
+                .map((c) => c.url)
+            : [],
+      ),
+    );
+    expect(keptUrls).toEqual(KEPT.flatMap((u) => [u, u]));
+    // Nothing else was dropped: every text part and every message is still there.
+    expect(out.messages).toHaveLength(3 * urls.length);
+    expect(written.split('"keep me"')).toHaveLength(1 + 2 * urls.length);
+  });
+
+  it('lint reports unsafe-url exactly where sanitize drops, and --fix leaves none', async () => {
+    const { text } = history();
+    writeFileSync(path.join(dir, 'l.json'), text);
+    const lint = await runCli(['lint', '--format', 'json', 'l.json'], { cwd: dir });
+    const findings = (
+      JSON.parse(lint.stdout) as {
+        files: { findings: { ruleId: string; messageIndex?: number; pointer: string }[] }[];
+      }
+    ).files[0]!.findings.filter((f) => f.ruleId === 'unsafe-url');
+    const pointers = findings.map((f) => f.pointer).sort();
+    const expected = DROPPED.flatMap((_, k) => [
+      `/messages/${3 * k}/parts/0/url`,
+      `/messages/${3 * k + 2}/parts/0/content/1/url`,
+    ]).sort();
+    expect(pointers).toEqual(expected);
+
+    const fix = await runCli(['lint', '--fix', '--format', 'json', 'l.json'], { cwd: dir });
+    const left = (
+      JSON.parse(fix.stdout) as { files: { findings: { ruleId: string }[] }[] }
+    ).files[0]!.findings.filter((f) => f.ruleId === 'unsafe-url');
+    expect(left).toEqual([]);
+    const fixed = readFileSync(path.join(dir, 'l.json'), 'utf8');
+    for (const url of KEPT) expect(fixed).toContain(JSON.stringify(url));
+  });
+
+  it('duplicate url keys: the last one is the url, for sanitize as for every JSON reader', async () => {
+    const text =
+      '{"version":1,"messages":[' +
+      '{"role":"user","parts":[{"type":"image","url":"https://ok.example/a.png","url":"javascript:alert(1)"},{"type":"text","text":"a"}]},' +
+      '{"role":"user","parts":[{"type":"image","url":"javascript:alert(1)","url":"https://ok.example/b.png"},{"type":"text","text":"b"}]},' +
+      '{"role":"user","parts":[{"type":"text","type":"image","url":"file:///etc/passwd"},{"type":"text","text":"c"}]}' +
+      ']}\n';
+    writeFileSync(path.join(dir, 'dup.json'), text);
+    const r = await runCli(['sanitize', '--report-format', 'json', 'dup.json'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const report = (JSON.parse(r.stderr) as { files: { sanitize: { unsafeParts: unknown[] } }[] })
+      .files[0]!.sanitize;
+    expect(report.unsafeParts).toEqual([
+      { messageIndex: 0, partIndex: 0, kind: 'image', scheme: 'javascript' },
+      { messageIndex: 2, partIndex: 0, kind: 'image', scheme: 'file' },
+    ]);
+    expect(r.stdout).not.toContain('javascript:');
+    expect(r.stdout).not.toContain('file:');
+    expect(r.stdout).toContain('https://ok.example/b.png');
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Properties.
+
+/** Edge characters: C0 controls and space (trimmed by browsers) and look-alikes (not trimmed). */
+const edgeArb = fc
+  .array(
+    fc.constantFrom(
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\u0000',
+      '\u0001',
+      '\u000b',
+      '\u001f',
+      '\u007f',
+      '\u00a0',
+      '\ufeff',
+      '\u200b',
+      '\u3000',
+    ),
+    { maxLength: 3 },
+  )
+  .map((cs) => cs.join(''));
+
+/** Scheme-like words: the real ones, look-alikes and random ones. */
+const wordArb = fc.oneof(
+  fc.constantFrom(
+    'http',
+    'https',
+    'javascript',
+    'data',
+    'file',
+    'ftp',
+    'blob',
+    'about',
+    'vbscript',
+    'ws',
+    'c',
+    'ｈｔｔｐｓ',
+    'httpѕ',
+    'jаvascript',
+    '',
+    '%68ttp',
+    'http+x',
+    'https.',
+    '1http',
+  ),
+  fc.stringMatching(/^[A-Za-z][A-Za-z0-9+.-]{0,6}$/),
+  fc.string({ maxLength: 5 }),
+);
+
+/** A word with random case and tab/CR/LF (or other characters) slipped in. */
+const disguisedArb = fc
+  .tuple(
+    wordArb,
+    fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
+    fc.array(
+      fc.tuple(
+        fc.nat(12),
+        fc.constantFrom('\t', '\n', '\r', '\r\n', '\u0000', ' ', '\u00ad', '\ud800', '%09'),
+      ),
+      { maxLength: 2 },
+    ),
+  )
+  .map(([word, upper, inserts]) => {
+    let out = [...word].map((c, k) => (upper[k % 12] ? c.toUpperCase() : c.toLowerCase())).join('');
+    for (const [at, ins] of inserts) {
+      const k = Math.min(at, out.length);
+      out = out.slice(0, k) + ins + out.slice(k);
+    }
+    return out;
+  });
+
+/** What follows the scheme. */
+const restArb = fc.oneof(
+  fc.constantFrom(
+    '',
+    'x',
+    '//',
+    '///',
+    '//example.com/x.png',
+    '//[::1]/',
+    '//a b/',
+    '//%/',
+    '//@',
+    '\\\\host\\x',
+  ),
+  fc.webSegment(),
+  fc.domain().map((d) => `//${d}/x.png`),
+  fc.string({ maxLength: 10 }),
+);
+
+/** Media URLs: built from parts that disguise schemes, plus unstructured strings. */
+const mediaUrlArb: fc.Arbitrary<string> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(
+        edgeArb,
+        disguisedArb,
+        fc.constantFrom(':', '://', ':/', '', '%3A', '::', '\t:'),
+        restArb,
+        edgeArb,
+      )
+      .map((xs) => xs.join('')),
+  },
+  { weight: 1, arbitrary: fc.webUrl({ withQueryParameters: true, withFragments: true }) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 20 }) },
+);
+
+/** Whether sanitize keeps an image part with this URL, and the scheme it reports when it does not. */
+function verdict(url: string): { kept: boolean; scheme?: string } {
+  const { unsafe, parts } = sanitizeOne(image(url));
+  if (unsafe.length === 0) {
+    expect(parts).toEqual([image(url), TEXT]);
+    return { kept: true };
+  }
+  expect(unsafe).toHaveLength(1);
+  expect(parts).toEqual([TEXT]);
+  return { kept: false, scheme: unsafe[0]!.scheme };
+}
+
+describe('properties against the WHATWG parser', () => {
+  it('sanitize reads exactly the scheme the WHATWG parser reads, and keeps only http(s)', () => {
+    fc.assert(
+      fc.property(mediaUrlArb, (url) => {
+        const scheme = whatwgScheme(url);
+        const v = verdict(url);
+        expect(v.kept).toBe(scheme === 'http' || scheme === 'https');
+        if (!v.kept) expect(v.scheme).toBe(scheme);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('a URL that parses is kept iff its protocol is http: or https:, and a drop names that protocol', () => {
+    fc.assert(
+      fc.property(mediaUrlArb, (url) => {
+        const protocol = whatwgProtocol(url);
+        const v = verdict(url);
+        if (protocol !== null) {
+          expect(v.kept).toBe(protocol === 'http:' || protocol === 'https:');
+          if (!v.kept) expect(`${v.scheme}:`).toBe(protocol);
+        } else if (v.kept) {
+          // The one way `new URL(u)` failing and "dropped" part company: an
+          // http(s) scheme followed by something the parser rejects ("http://",
+          // "https://a b", "http:"). SPEC §2.2 reads the scheme only, so these
+          // are kept; no browser loads them, and none reads another scheme.
+          expect(['http', 'https']).toContain(whatwgScheme(url));
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('the known discrepancy, by example: http(s) URLs that do not parse are kept', () => {
+    for (const url of [
+      'http://',
+      'https://',
+      'http:',
+      'https://exa mple.com/x.png',
+      'http://[::1/',
+    ]) {
+      expect(whatwgProtocol(url)).toBeNull();
+      expect(verdict(url).kept).toBe(true);
+    }
+  });
+
+  it('never keeps a URL the parser reads as non-http(s), also inside tool results', () => {
+    fc.assert(
+      fc.property(mediaUrlArb, fc.constantFrom('image', 'document'), (url, type) => {
+        const part = type === 'image' ? image(url) : documentPart(url);
+        const { unsafe, messages } = sanitizeInResult(part);
+        const protocol = whatwgProtocol(url);
+        const kept = unsafe.length === 0;
+        if (kept)
+          expect(protocol === null || protocol === 'http:' || protocol === 'https:').toBe(true);
+        const content = (messages[2]!.parts[0] as Part & { content: Part[] }).content;
+        expect(content).toHaveLength(kept ? 2 : 1);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
