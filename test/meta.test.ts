@@ -6,16 +6,17 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { lintBytes, type FindingSeverity } from '../src/lint/engine.js';
+import { TARGETS } from '../src/config/schema.js';
+import { lintBytes } from '../src/lint/engine.js';
 import { RULES, ruleDocsUrl } from '../src/rules/index.js';
 import type { Rule, Severity } from '../src/rules/rule.js';
 import { ROOT, SHARED, runCli } from './helpers/cli.js';
-import { discoverRuleCases } from './helpers/rule-fixtures.js';
+import { discoverRuleCases, enabledRules } from './helpers/rule-fixtures.js';
 
 const RULES_DIR = path.join(ROOT, 'src', 'rules');
 const DOCS_DIR = path.join(ROOT, 'docs', 'rules');
-/** Files in src/rules that are not rules. */
-const NOT_RULES = new Set(['index.ts', 'rule.ts']);
+/** Files in src/rules that are not rules (targets.ts: what the provider rules share). */
+const NOT_RULES = new Set(['index.ts', 'rule.ts', 'targets.ts']);
 
 const ids = RULES.map((r) => r.meta.id);
 
@@ -62,13 +63,17 @@ function jsonExample(body: string | undefined): string | undefined {
   return m === null ? undefined : m[1] + '\n';
 }
 
-/** Every rule at its default; the rule under test on (at its default, or `warn` when off). */
-function rulesFor(rule: Rule): Map<string, FindingSeverity> {
-  const out = new Map<string, FindingSeverity>();
-  for (const r of RULES)
-    if (r.meta.defaultSeverity !== 'off') out.set(r.meta.id, r.meta.defaultSeverity);
-  out.set(rule.meta.id, rule.meta.defaultSeverity === 'off' ? 'warn' : rule.meta.defaultSeverity);
-  return out;
+/**
+ * Every rule at its default, as `histlint lint` resolves it (a provider rule's
+ * page is checked under its `--target`); the rule under test on (at its
+ * default, or `warn` when off).
+ */
+function rulesFor(rule: Rule) {
+  const { defaultSeverity, id, target } = rule.meta;
+  return enabledRules({
+    target,
+    rules: { [id]: defaultSeverity === 'off' ? 'warn' : defaultSeverity },
+  });
 }
 
 /** A message template as a regex: `{name}` matches any text. */
@@ -98,6 +103,26 @@ describe('rule modules', () => {
 
   it('ids are kebab-case (provider rules: <target>/<id>)', () => {
     for (const id of ids) expect(id).toMatch(/^([a-z0-9]+(-[a-z0-9]+)*\/)?[a-z0-9]+(-[a-z0-9]+)*$/);
+  });
+
+  it('a provider rule is named after its target, a --target value, and comes after the core rules', () => {
+    const firstTarget = RULES.findIndex((r) => r.meta.target !== undefined);
+    RULES.forEach((r, k) => {
+      const { id, target } = r.meta;
+      if (target === undefined) {
+        expect(id, 'a rule without target has no prefix').not.toContain('/');
+        if (firstTarget !== -1)
+          expect(k, `${id} comes before the provider rules`).toBeLessThan(firstTarget);
+        return;
+      }
+      expect(TARGETS).toContain(target);
+      expect(id.startsWith(`${target}/`), `${id} starts with ${target}/`).toBe(true);
+    });
+    // Grouped by target, in the order --target lists them.
+    const order = RULES.flatMap((r) =>
+      r.meta.target === undefined ? [] : [TARGETS.indexOf(r.meta.target as never)],
+    );
+    expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 });
 
@@ -169,10 +194,11 @@ describe('rule docs', () => {
   });
 
   it('has no page for a rule that is not registered', () => {
-    const pages = readdirSync(DOCS_DIR)
+    const pages = readdirSync(DOCS_DIR, { recursive: true, encoding: 'utf8' })
+      .map((f) => f.split(path.sep).join('/'))
       .filter((f) => f.endsWith('.md') && f !== 'README.md')
       .map((f) => f.slice(0, -3));
-    expect(pages.sort()).toEqual(ids.filter((id) => !id.includes('/')).sort());
+    expect(pages.sort()).toEqual([...ids].sort());
   });
 });
 

@@ -4,11 +4,14 @@
  * optional `options.json` and a hand-written `expected.json`, the exact
  * findings of rule <id>. Every rule runs at its default severity (so a case
  * notices other rules getting in the way), `options.json` adjusts that, and
- * only the findings of the case's rule are compared.
+ * only the findings of the case's rule are compared. A provider rule
+ * `<target>/<rule>` has its cases in fixtures/rules/<target>/<rule>/, each
+ * with `{"target": "<target>"}` in `options.json`, as `--target` would run it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TARGETS } from '../src/config/schema.js';
 import { lintBytes, type Finding, type FindingSeverity } from '../src/lint/engine.js';
 import { RULES, ruleById } from '../src/rules/index.js';
 import {
@@ -41,6 +44,9 @@ function isSorted(findings: readonly Finding[]): boolean {
 
 const { cases, strays } = discoverRuleCases();
 
+/** The rules that run without `--target` (provider rules are off then). */
+const CORE_RULES = RULES.filter((r) => r.meta.target === undefined);
+
 describe('rule fixtures', () => {
   it('has cases, and no folder that names no rule', () => {
     expect(cases.length).toBeGreaterThan(0);
@@ -60,6 +66,9 @@ describe('rule fixtures', () => {
           expect(ruleById(id), `options.json names unknown rule ${id}`).toBeDefined();
           expect(['off', 'warn', 'error']).toContain(severity);
         }
+        if (options.target !== undefined) expect(TARGETS).toContain(options.target);
+        // A provider rule runs only under its target.
+        expect(options.target, 'options.json "target"').toBe(ruleById(c.ruleId)!.meta.target);
       });
 
       it('is named valid-* (no findings) or invalid-* (findings)', () => {
@@ -95,7 +104,7 @@ describe('finding order', () => {
       '',
     ].join('\n');
     const rules = new Map<string, FindingSeverity>(
-      RULES.map((r) => [r.meta.id, 'warn' as FindingSeverity]),
+      CORE_RULES.map((r) => [r.meta.id, 'warn' as FindingSeverity]),
     );
     const findings = lintBytes('a.json', Buffer.from(text), { rules }).findings;
     expect(findings.map((f) => [f.ruleId, f.line, f.column])).toEqual([
@@ -112,7 +121,7 @@ describe('finding order', () => {
       '{"version":1,"messages":[{"role":"assistant","parts":[{"type":"tool-call","id":"a","name":"f","arguments":"x"}]}]}\n' +
       '{"version":1,"messages":[{"role":"user","conversationId":"nope","parts":[]}]}\n';
     const rules = new Map<string, FindingSeverity>(
-      RULES.map((r) => [r.meta.id, 'error' as FindingSeverity]),
+      CORE_RULES.map((r) => [r.meta.id, 'error' as FindingSeverity]),
     );
     const findings = lintBytes('a.jsonl', Buffer.from(text), { rules }).findings;
     expect(findings.map((f) => [f.line, f.column, f.ruleId])).toEqual([

@@ -32,8 +32,10 @@ const FORMAT = 'openai-chat';
 /** Roles a Chat Completions message may have (`function` is the deprecated one). */
 const CHAT_ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 
-/** Top-level keys of other formats' request bodies (Anthropic, Bedrock, Gemini, Responses), never of a Chat one. */
+/** Top-level keys of other formats' request bodies (Anthropic, Bedrock, Gemini, Responses, the v1 envelope), never of a Chat one. */
 const FOREIGN_BODY_KEYS = [
+  // The v1 envelope's version: a v1 file whose messages are broken is not a Chat history.
+  'version',
   'system',
   'thinking',
   'mcp_servers',
@@ -173,6 +175,8 @@ function isChatMessage(m: JsonValue): boolean {
   // v1 and Gemini have `parts`, Responses items a `type`, the AI SDK `providerOptions`.
   if (hasOwn(m, 'parts') || hasOwn(m, 'type') || hasOwn(m, 'providerOptions')) return false;
   const c = m.content;
+  // Only an assistant message may go without content (its tool calls say it all).
+  if (c === undefined && m.role !== 'assistant') return false;
   if (c !== undefined && c !== null && typeof c !== 'string') {
     if (!Array.isArray(c) || !c.every(isChatPart)) return false;
   }

@@ -22,6 +22,38 @@ import truncatedArguments from './truncated-arguments.js';
 import unknownPartType from './unknown-part-type.js';
 import unsafeUrl from './unsafe-url.js';
 import unversioned from './unversioned.js';
+import anthropicEmptyText from './anthropic/empty-text.js';
+import anthropicImageMediaType from './anthropic/image-media-type.js';
+import anthropicThinkingSignature from './anthropic/thinking-signature.js';
+import anthropicToolResultFirst from './anthropic/tool-result-first.js';
+import anthropicToolResultNextTurn from './anthropic/tool-result-next-turn.js';
+import anthropicToolUseId from './anthropic/tool-use-id.js';
+import anthropicTrailingAssistant from './anthropic/trailing-assistant.js';
+import bedrockAlternation from './bedrock/alternation.js';
+import bedrockBlankText from './bedrock/blank-text.js';
+import bedrockDocumentNeedsText from './bedrock/document-needs-text.js';
+import bedrockFirstUser from './bedrock/first-user.js';
+import bedrockImageFormat from './bedrock/image-format.js';
+import bedrockS3Location from './bedrock/s3-location.js';
+import bedrockToolResultNextTurn from './bedrock/tool-result-next-turn.js';
+import bedrockToolUseId from './bedrock/tool-use-id.js';
+import geminiEmptyParts from './gemini/empty-parts.js';
+import geminiFunctionName from './gemini/function-name.js';
+import geminiFunctionResponseNextTurn from './gemini/function-response-next-turn.js';
+import geminiStartsWithCall from './gemini/starts-with-call.js';
+import geminiThoughtSignature from './gemini/thought-signature.js';
+import openaiChatAssistantContent from './openai-chat/assistant-content.js';
+import openaiChatAudioInput from './openai-chat/audio-input.js';
+import openaiChatFunctionName from './openai-chat/function-name.js';
+import openaiChatImageMediaType from './openai-chat/image-media-type.js';
+import openaiChatToolCallIdLength from './openai-chat/tool-call-id-length.js';
+import openaiChatToolMessageAfterCall from './openai-chat/tool-message-after-call.js';
+import openaiChatToolResultTextOnly from './openai-chat/tool-result-text-only.js';
+import openaiChatToolResultsAdjacent from './openai-chat/tool-results-adjacent.js';
+import openaiResponsesCallIdRequired from './openai-responses/call-id-required.js';
+import openaiResponsesImageMediaType from './openai-responses/image-media-type.js';
+import openaiResponsesItemIdPrefix from './openai-responses/item-id-prefix.js';
+import openaiResponsesReasoningFollowed from './openai-responses/reasoning-followed.js';
 
 /** Every rule. */
 export const RULES: readonly Rule[] = [
@@ -44,6 +76,39 @@ export const RULES: readonly Rule[] = [
   endsWithUser,
   notAConversation,
   duplicateKey,
+  // Provider acceptance rules, on only under their --target, by target.
+  openaiChatToolResultsAdjacent,
+  openaiChatToolMessageAfterCall,
+  openaiChatToolResultTextOnly,
+  openaiChatFunctionName,
+  openaiChatToolCallIdLength,
+  openaiChatImageMediaType,
+  openaiChatAssistantContent,
+  openaiChatAudioInput,
+  openaiResponsesReasoningFollowed,
+  openaiResponsesCallIdRequired,
+  openaiResponsesItemIdPrefix,
+  openaiResponsesImageMediaType,
+  anthropicToolResultNextTurn,
+  anthropicToolResultFirst,
+  anthropicToolUseId,
+  anthropicEmptyText,
+  anthropicImageMediaType,
+  anthropicTrailingAssistant,
+  anthropicThinkingSignature,
+  geminiFunctionResponseNextTurn,
+  geminiStartsWithCall,
+  geminiFunctionName,
+  geminiEmptyParts,
+  geminiThoughtSignature,
+  bedrockAlternation,
+  bedrockFirstUser,
+  bedrockToolResultNextTurn,
+  bedrockToolUseId,
+  bedrockBlankText,
+  bedrockDocumentNeedsText,
+  bedrockImageFormat,
+  bedrockS3Location,
 ];
 
 const BY_ID = new Map(RULES.map((r) => [r.meta.id, r]));

@@ -1,16 +1,18 @@
 /**
- * The rule fixture family: fixtures/rules/<id>/<case>/ with `input.json` or
- * `input.jsonl`, an optional `options.json` and `expected.json`. Shared by
- * the fixture runner and the meta tests.
+ * The rule fixture family: fixtures/rules/<id>/<case>/ (a provider rule
+ * `<target>/<rule>` nests: fixtures/rules/<target>/<rule>/<case>/) with
+ * `input.json` or `input.jsonl`, an optional `options.json` and
+ * `expected.json`. Shared by the fixture runner and the meta tests.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
   lintBytes,
+  type EnabledRules,
   type Finding,
-  type FindingSeverity,
   type LintOptions,
 } from '../../src/lint/engine.js';
+import { SeverityResolver } from '../../src/lint/severity.js';
 import { parsePointer } from '../../src/model/pointer.js';
 import { RULES, ruleById } from '../../src/rules/index.js';
 import type { Severity } from '../../src/rules/rule.js';
@@ -22,14 +24,19 @@ export const RULE_FIXTURES = path.join(ROOT, 'fixtures', 'rules');
 /** Files a case folder may hold; anything else is a typo that would silently skip a check. */
 export const CASE_FILES = new Set(['input.json', 'input.jsonl', 'options.json', 'expected.json']);
 /** The keys `options.json` may hold. */
-export const OPTION_KEYS = new Set(['rules', 'pointer', 'leavePending']);
+export const OPTION_KEYS = new Set(['rules', 'pointer', 'leavePending', 'target']);
 
 /** What `options.json` may say. */
 export interface CaseOptions {
   rules?: Record<string, Severity>;
   pointer?: string;
   leavePending?: boolean;
+  /** `--target`: switches that provider's rules on. */
+  target?: string;
 }
+
+/** The provider targets that have rules (the folders of nested fixture cases). */
+const TARGETS = new Set(RULES.flatMap((r) => (r.meta.target === undefined ? [] : [r.meta.target])));
 
 /** One fixture case. */
 export interface RuleCase {
@@ -43,7 +50,15 @@ export function discoverRuleCases(): { cases: RuleCase[]; strays: string[] } {
   const cases: RuleCase[] = [];
   const strays: string[] = [];
   if (!existsSync(RULE_FIXTURES)) return { cases, strays };
-  for (const ruleId of readdirSync(RULE_FIXTURES).sort()) {
+  const ruleIds: string[] = [];
+  for (const entry of readdirSync(RULE_FIXTURES).sort()) {
+    const dir = path.join(RULE_FIXTURES, entry);
+    if (!statSync(dir).isDirectory()) strays.push(entry);
+    else if (TARGETS.has(entry)) {
+      for (const rule of readdirSync(dir).sort()) ruleIds.push(`${entry}/${rule}`);
+    } else ruleIds.push(entry);
+  }
+  for (const ruleId of ruleIds) {
     const ruleDir = path.join(RULE_FIXTURES, ruleId);
     if (!statSync(ruleDir).isDirectory() || ruleById(ruleId) === undefined) {
       strays.push(ruleId);
@@ -72,15 +87,14 @@ export function inputFile(dir: string): string {
   return found[0]!;
 }
 
-/** Every rule at its default severity, then the case's `rules`. */
-function enabledRules(options: CaseOptions): Map<string, FindingSeverity> {
-  const severities = new Map<string, Severity>(
-    RULES.map((r) => [r.meta.id, r.meta.defaultSeverity]),
-  );
-  for (const [id, severity] of Object.entries(options.rules ?? {})) severities.set(id, severity);
-  const enabled = new Map<string, FindingSeverity>();
-  for (const [id, severity] of severities) if (severity !== 'off') enabled.set(id, severity);
-  return enabled;
+/**
+ * The rules as `histlint lint` resolves them for a case: every rule at its
+ * default severity (provider rules only under the case's `target`), then
+ * the case's `rules`.
+ */
+export function enabledRules(options: CaseOptions): EnabledRules {
+  const config = options.rules === undefined ? {} : { rules: options.rules };
+  return new SeverityResolver(config, ROOT, new Map(), options.target).forFile(undefined);
 }
 
 /** Runs the engine over a case's input, with every rule enabled as the case says. */

@@ -1,0 +1,36 @@
+/**
+ * anthropic/image-media-type: a base64 image is `image/jpeg`, `image/png`,
+ * `image/gif` or `image/webp`, also inside a tool result (providers.md §3,
+ * "Images"; SDK `Base64ImageSource.media_type`).
+ */
+import { defineRule } from '../rule.js';
+import { mediaParts, mediaTypeOf } from '../targets.js';
+
+const ACCEPTED = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+/** The `anthropic/image-media-type` rule. */
+export default defineRule({
+  meta: {
+    id: 'anthropic/image-media-type',
+    description: 'An image that is not image/jpeg, image/png, image/gif or image/webp.',
+    defaultSeverity: 'error',
+    fixable: false,
+    target: 'anthropic',
+    messages: {
+      type: 'image of type "{mediaType}"; Anthropic takes image/jpeg, image/png, image/gif and image/webp',
+    },
+  },
+  check(subject, ctx) {
+    for (const ref of mediaParts(subject.messages, true)) {
+      const mediaType = ref.kind === 'image' ? mediaTypeOf(ref.part) : undefined;
+      if (mediaType === undefined || ACCEPTED.has(mediaType)) continue;
+      ctx.report({
+        messageId: 'type',
+        data: { mediaType },
+        messageIndex: ref.messageIndex,
+        partIndex: ref.partIndex,
+        path: [...ref.path, typeof ref.part.mediaType === 'string' ? 'mediaType' : 'url'],
+      });
+    }
+  },
+});

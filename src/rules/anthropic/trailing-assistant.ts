@@ -1,0 +1,43 @@
+/**
+ * anthropic/trailing-assistant: a history that ends with an assistant
+ * message asks the model to continue it (a prefill), which models without
+ * prefill support reject; a final assistant text must not end with
+ * whitespace (providers.md §3, "Roles" and "Empty content"). A stored
+ * history usually gets a new user message before it is sent, so this warns.
+ */
+import { defineRule } from '../rule.js';
+
+/** The `anthropic/trailing-assistant` rule. */
+export default defineRule({
+  meta: {
+    id: 'anthropic/trailing-assistant',
+    description: 'The history ends with an assistant message (a prefill).',
+    defaultSeverity: 'warn',
+    fixable: false,
+    target: 'anthropic',
+    messages: {
+      prefill:
+        'the history ends with an assistant message, a prefill that models without prefill support reject',
+      whitespace:
+        'the final assistant message ends with whitespace, which Anthropic rejects in a prefill',
+    },
+  },
+  check(subject, ctx) {
+    const messages = subject.messages;
+    let i = messages.length - 1;
+    while (i >= 0 && messages[i]!.role === 'system') i--;
+    const m = messages[i];
+    if (m === undefined || m.role !== 'assistant') return;
+    const j = m.parts.length - 1;
+    const lastPart = m.parts[j];
+    if (
+      lastPart?.type === 'text' &&
+      typeof lastPart.text === 'string' &&
+      /\s$/.test(lastPart.text)
+    ) {
+      ctx.report({ messageId: 'whitespace', messageIndex: i, partIndex: j, path: ['text'] });
+      return;
+    }
+    ctx.report({ messageId: 'prefill', messageIndex: i });
+  },
+});

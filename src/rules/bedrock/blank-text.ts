@@ -1,0 +1,40 @@
+/**
+ * bedrock/blank-text: every message needs content, and its text blocks must
+ * not be blank (providers.md §5, "Empty content").
+ */
+import { defineRule } from '../rule.js';
+import { isBlank } from '../targets.js';
+
+/** The `bedrock/blank-text` rule. */
+export default defineRule({
+  meta: {
+    id: 'bedrock/blank-text',
+    description: 'A blank text part, or a message with no content.',
+    defaultSeverity: 'error',
+    fixable: false,
+    target: 'bedrock',
+    messages: {
+      blank: 'text part is blank; Bedrock rejects blank text blocks',
+      empty: '{role} message has no content; Bedrock rejects an empty content field',
+    },
+  },
+  check(subject, ctx) {
+    subject.messages.forEach((m, i) => {
+      if (m.role === 'system') return;
+      if (m.parts.length === 0) {
+        ctx.report({
+          messageId: 'empty',
+          data: { role: m.role },
+          messageIndex: i,
+          path: ['parts'],
+        });
+        return;
+      }
+      m.parts.forEach((p, j) => {
+        if (p.type === 'text' && isBlank(p.text)) {
+          ctx.report({ messageId: 'blank', messageIndex: i, partIndex: j, path: ['text'] });
+        }
+      });
+    });
+  },
+});

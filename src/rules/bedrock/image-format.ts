@@ -1,0 +1,36 @@
+/**
+ * bedrock/image-format: a Converse image's `format` is gif, jpeg, png or webp,
+ * also inside a tool result (providers.md §5, "Images / documents"; SDK
+ * `ImageFormat`).
+ */
+import { defineRule } from '../rule.js';
+import { mediaParts, mediaTypeOf } from '../targets.js';
+
+const ACCEPTED = new Set(['image/gif', 'image/jpeg', 'image/png', 'image/webp']);
+
+/** The `bedrock/image-format` rule. */
+export default defineRule({
+  meta: {
+    id: 'bedrock/image-format',
+    description: 'An image that is not gif, jpeg, png or webp.',
+    defaultSeverity: 'error',
+    fixable: false,
+    target: 'bedrock',
+    messages: {
+      type: 'image of type "{mediaType}"; a Bedrock image format is gif, jpeg, png or webp',
+    },
+  },
+  check(subject, ctx) {
+    for (const ref of mediaParts(subject.messages, true)) {
+      const mediaType = ref.kind === 'image' ? mediaTypeOf(ref.part) : undefined;
+      if (mediaType === undefined || ACCEPTED.has(mediaType)) continue;
+      ctx.report({
+        messageId: 'type',
+        data: { mediaType },
+        messageIndex: ref.messageIndex,
+        partIndex: ref.partIndex,
+        path: [...ref.path, typeof ref.part.mediaType === 'string' ? 'mediaType' : 'url'],
+      });
+    }
+  },
+});

@@ -1,0 +1,43 @@
+/**
+ * bedrock/tool-use-id: the API reference gives a `toolUseId` 1 to 64
+ * characters of `[a-zA-Z0-9_-]` (providers.md §5, "Tool ids & names";
+ * `ToolUseBlock`). Not every model enforces it: Moonshot (Kimi) on Bedrock
+ * accepted `functions.get_temperature:0` (corpus record
+ * `test_bedrock_moonshotai_tool_call`), so this warns.
+ */
+import { defineRule } from '../rule.js';
+
+const ID = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** The `bedrock/tool-use-id` rule. */
+export default defineRule({
+  meta: {
+    id: 'bedrock/tool-use-id',
+    description: 'A tool call id or result callId that is not 1-64 of [a-zA-Z0-9_-].',
+    defaultSeverity: 'warn',
+    fixable: false,
+    target: 'bedrock',
+    messages: {
+      pattern:
+        '{kind} id "{id}" is not 1 to 64 characters of [a-zA-Z0-9_-], as the Bedrock API reference asks',
+    },
+  },
+  check(subject, ctx) {
+    subject.messages.forEach((m, i) => {
+      m.parts.forEach((p, j) => {
+        const field =
+          p.type === 'tool-call' ? 'id' : p.type === 'tool-result' ? 'callId' : undefined;
+        if (field === undefined) return;
+        const id = p[field];
+        if (typeof id !== 'string' || ID.test(id)) return;
+        ctx.report({
+          messageId: 'pattern',
+          data: { kind: p.type === 'tool-call' ? 'tool call' : 'tool result', id },
+          messageIndex: i,
+          partIndex: j,
+          path: [field],
+        });
+      });
+    });
+  },
+});

@@ -1,0 +1,36 @@
+/**
+ * openai-chat/function-name: a function name matches `^[a-zA-Z0-9_-]+$` and
+ * has at most 64 characters, also inside the history's `tool_calls`
+ * (providers.md §1, "Function name"; SDK `FunctionDefinition.name`).
+ */
+import { defineRule } from '../rule.js';
+
+const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** The `openai-chat/function-name` rule. */
+export default defineRule({
+  meta: {
+    id: 'openai-chat/function-name',
+    description: 'A tool call name that is not 1-64 of the characters a-z, A-Z, 0-9, _ and -.',
+    defaultSeverity: 'error',
+    fixable: false,
+    target: 'openai-chat',
+    messages: {
+      pattern: 'function name "{name}" does not match ^[a-zA-Z0-9_-]+$ with at most 64 characters',
+    },
+  },
+  check(subject, ctx) {
+    subject.messages.forEach((m, i) => {
+      m.parts.forEach((p, j) => {
+        if (p.type !== 'tool-call' || typeof p.name !== 'string' || NAME.test(p.name)) return;
+        ctx.report({
+          messageId: 'pattern',
+          data: { name: p.name },
+          messageIndex: i,
+          partIndex: j,
+          path: ['name'],
+        });
+      });
+    });
+  },
+});

@@ -1,0 +1,37 @@
+/**
+ * openai-chat/image-media-type: Chat Completions takes png, jpeg, gif and
+ * webp images (providers.md §1, "Images").
+ */
+import { defineRule } from '../rule.js';
+import { mediaParts, mediaTypeOf } from '../targets.js';
+
+// image/jpg is not registered, but OpenAI reads the bytes, not the label.
+const ACCEPTED = new Set(['image/png', 'image/jpeg', 'image/jpg', 'image/gif', 'image/webp']);
+
+/** The `openai-chat/image-media-type` rule. */
+export default defineRule({
+  meta: {
+    id: 'openai-chat/image-media-type',
+    description: 'An image that is not png, jpeg, gif or webp.',
+    defaultSeverity: 'error',
+    fixable: false,
+    target: 'openai-chat',
+    messages: {
+      type: 'image of type "{mediaType}"; Chat Completions takes png, jpeg, gif and webp',
+    },
+  },
+  check(subject, ctx) {
+    // Images inside tool results are tool-result-text-only's business.
+    for (const ref of mediaParts(subject.messages, false)) {
+      const mediaType = ref.kind === 'image' ? mediaTypeOf(ref.part) : undefined;
+      if (mediaType === undefined || ACCEPTED.has(mediaType)) continue;
+      ctx.report({
+        messageId: 'type',
+        data: { mediaType },
+        messageIndex: ref.messageIndex,
+        partIndex: ref.partIndex,
+        path: [typeof ref.part.mediaType === 'string' ? 'mediaType' : 'url'],
+      });
+    }
+  },
+});

@@ -1,0 +1,36 @@
+/**
+ * openai-chat/tool-call-id-length: a tool call id longer than 40 characters.
+ * OpenAI has rejected those, but the limit could not be reproduced in 2026,
+ * so this warns (providers.md §1, "Tool call id").
+ */
+import { defineRule } from '../rule.js';
+
+const MAX = 40;
+
+/** The `openai-chat/tool-call-id-length` rule. */
+export default defineRule({
+  meta: {
+    id: 'openai-chat/tool-call-id-length',
+    description: 'A tool call id longer than 40 characters.',
+    defaultSeverity: 'warn',
+    fixable: false,
+    target: 'openai-chat',
+    messages: {
+      long: 'tool call id "{id}" has {length} characters; OpenAI has rejected ids over 40',
+    },
+  },
+  check(subject, ctx) {
+    subject.messages.forEach((m, i) => {
+      m.parts.forEach((p, j) => {
+        if (p.type !== 'tool-call' || typeof p.id !== 'string' || p.id.length <= MAX) return;
+        ctx.report({
+          messageId: 'long',
+          data: { id: p.id, length: p.id.length },
+          messageIndex: i,
+          partIndex: j,
+          path: ['id'],
+        });
+      });
+    });
+  },
+});

@@ -1,0 +1,47 @@
+/**
+ * openai-chat/tool-results-adjacent: every call of an assistant message must
+ * be answered by the `tool` messages right after it, before the next message
+ * of any other role (providers.md §1, "Call → result pairing").
+ */
+import { defineRule } from '../rule.js';
+import { callsIn, resultsIn } from '../targets.js';
+
+/** The `openai-chat/tool-results-adjacent` rule. */
+export default defineRule({
+  meta: {
+    id: 'openai-chat/tool-results-adjacent',
+    description: 'A tool call not answered by the tool messages right after its assistant message.',
+    defaultSeverity: 'error',
+    fixable: false,
+    target: 'openai-chat',
+    messages: {
+      unanswered:
+        'tool call "{id}" has no tool message before the {role} message at index {next}; Chat Completions wants every result right after the assistant message',
+    },
+  },
+  check(subject, ctx) {
+    const messages = subject.messages;
+    messages.forEach((m, i) => {
+      if (m.role !== 'assistant') return;
+      const calls = callsIn(messages, [i]);
+      if (calls.length === 0) return;
+      let next = i + 1;
+      const run: number[] = [];
+      while (next < messages.length && messages[next]!.role === 'tool') run.push(next++);
+      // A history that ends here leaves the calls pending: dangling-tool-call reports them.
+      if (next >= messages.length) return;
+      const answered = new Set(resultsIn(messages, run).map((r) => r.id));
+      const seen = new Set<string>();
+      for (const call of calls) {
+        if (answered.has(call.id) || seen.has(call.id)) continue;
+        seen.add(call.id);
+        ctx.report({
+          messageId: 'unanswered',
+          data: { id: call.id, role: messages[next]!.role, next },
+          messageIndex: call.messageIndex,
+          partIndex: call.partIndex,
+        });
+      }
+    });
+  },
+});

@@ -1,0 +1,50 @@
+/**
+ * openai-responses/item-id-prefix: an input item's optional `id` must carry
+ * the prefix of its type, `fc` for a function call and `msg` for an output
+ * message; the correlation id belongs in `call_id` (providers.md §2, "Item id
+ * formats").
+ */
+import { isObject } from '../../model/types.js';
+import { defineRule } from '../rule.js';
+import { providerEntry } from '../targets.js';
+
+const FORMAT = 'openai-responses';
+
+/** The `openai-responses/item-id-prefix` rule. */
+export default defineRule({
+  meta: {
+    id: 'openai-responses/item-id-prefix',
+    description: 'A function call or output message item id without its type prefix (fc, msg).',
+    defaultSeverity: 'error',
+    fixable: false,
+    target: FORMAT,
+    messages: {
+      prefix: '{item} item id "{id}" does not begin with "{prefix}"',
+    },
+  },
+  check(subject, ctx) {
+    subject.messages.forEach((m, i) => {
+      m.parts.forEach((p, j) => {
+        const pd = providerEntry(p, FORMAT);
+        if (pd === undefined) return;
+        let item: string;
+        let prefix: string;
+        let id: unknown;
+        if (p.type === 'tool-call') {
+          [item, prefix, id] = ['function_call', 'fc', pd.id];
+        } else if (m.role === 'assistant' && isObject(pd.$message)) {
+          [item, prefix, id] = ['message', 'msg', pd.$message.id];
+        } else {
+          return;
+        }
+        if (id === undefined || (typeof id === 'string' && id.startsWith(prefix))) return;
+        ctx.report({
+          messageId: 'prefix',
+          data: { item, id: String(id), prefix },
+          messageIndex: i,
+          partIndex: j,
+        });
+      });
+    });
+  },
+});
