@@ -129,16 +129,22 @@ export async function expandInputs(
         inside === null || inside === ''
           ? CONVERSATION_FILES
           : `${fg.escapePath(inside)}/${CONVERSATION_FILES}`;
+      const root = inside === null ? absolute : base;
       const matches = await fg(pattern, {
-        cwd: inside === null ? absolute : base,
+        cwd: root,
         ignore,
-        absolute: true,
         suppressErrors: true,
         // Symlinked folders are not walked: a link back up would loop (files behind links are still found).
         followSymbolicLinks: false,
       });
       if (matches.length === 0) unmatched(arg);
-      for (const m of matches.sort()) add(path.normalize(m), shown(path.normalize(m)));
+      // fast-glob gives clean relative paths: joining strings is enough (this runs once per file).
+      const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+      const relativeToCwd = root === io.cwd;
+      for (const m of matches.sort()) {
+        const abs = prefix + m.split('/').join(path.sep);
+        add(abs, relativeToCwd ? m : shown(abs));
+      }
       continue;
     }
     // A name that exists but cannot be followed (a symlink loop) is still an input; reading it reports the problem.

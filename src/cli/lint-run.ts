@@ -131,12 +131,19 @@ export async function runLint(
   }
   const jobs = flags.jobs ?? availableParallelism();
   const leavePending = flags.leavePending === true;
+  // Task options are shared by every file with the same rules and kind.
+  const optionCache = new Map<string, TaskOptions>();
   const taskOptionsFor = (input: InputRef): TaskOptions => {
     const rules = resolver.forFile(input.absolute);
     const kind = kindFromName(input.absolute ?? flags.stdinFilename ?? '');
-    const o: TaskOptions = { rules: [...rules], pointer, leavePending };
-    if (from !== undefined) o.from = from;
-    if (kind !== undefined) o.kind = kind;
+    const key = `${[...rules.keys()].join(',')}|${[...rules.values()].join(',')}|${kind ?? ''}`;
+    let o = optionCache.get(key);
+    if (o === undefined) {
+      o = { rules: [...rules], pointer, leavePending };
+      if (from !== undefined) o.from = from;
+      if (kind !== undefined) o.kind = kind;
+      optionCache.set(key, o);
+    }
     return o;
   };
 
@@ -151,12 +158,16 @@ export async function runLint(
       continue;
     }
     const options = taskOptionsFor(input);
+    const kind = options.kind ?? kindFromName(input.absolute);
+    // Only JSONL sizes matter before reading (to cut big files); a stat per small file would cost a syscall each.
     let size = 0;
-    try {
-      const st = statSync(input.absolute);
-      size = st.isFile() ? st.size : 0;
-    } catch {
-      // Unreadable: the task reports it.
+    if (kind === 'jsonl') {
+      try {
+        const st = statSync(input.absolute);
+        size = st.isFile() ? st.size : 0;
+      } catch {
+        // Unreadable: the task reports it.
+      }
     }
     totalBytes += size;
     const sizeIndex = tasks.length;
@@ -164,7 +175,7 @@ export async function runLint(
     if (
       jobs > 1 &&
       size >= SPLIT_MIN_BYTES &&
-      (options.kind ?? kindFromName(input.absolute)) === 'jsonl' &&
+      kind === 'jsonl' &&
       !(await isEventLogFile(input.absolute, toLintOptions(options)))
     ) {
       const ranges = await splitAtLines(
@@ -181,7 +192,7 @@ export async function runLint(
     slots.push({ input, first, count: tasks.length - first });
   }
 
-  const progress = createProgress(io, flags.progress, totalBytes, tasks.length);
+  const progress = createProgress(io, flags.progress, tasks.length);
   // Starting threads costs more than a little work: without --jobs, small runs stay in this thread.
   const small = tasks.length < SMALL_RUN_FILES && totalBytes < SMALL_RUN_BYTES;
   const workers = flags.jobs === undefined && small ? 1 : jobs;
@@ -297,7 +308,6 @@ async function applyFix(
 function createProgress(
   io: Io,
   flag: boolean | undefined,
-  totalBytes: number,
   totalTasks: number,
 ): { update(bytes: number): void; done(): void } {
   const tty = io.stderr.isTTY === true;
@@ -310,8 +320,9 @@ function createProgress(
   const render = (final: boolean): void => {
     const seconds = Math.max((Date.now() - started) / 1000, 0.001);
     const rate = bytes / 1e6 / seconds;
-    const left = rate > 0 ? Math.max(0, (totalBytes - bytes) / 1e6 / rate) : 0;
-    const text = `linted ${tasks}/${totalTasks} (${(bytes / 1e6).toFixed(1)} of ${(totalBytes / 1e6).toFixed(1)} MB, ${rate.toFixed(1)} MB/s, ${final ? 'done' : `~${Math.ceil(left)} s left`})`;
+    // Sizes are known up front only for JSONL files: time left follows the share of tasks done.
+    const left = tasks > 0 ? (seconds * (totalTasks - tasks)) / tasks : 0;
+    const text = `linted ${tasks}/${totalTasks} (${(bytes / 1e6).toFixed(1)} MB, ${rate.toFixed(1)} MB/s, ${final ? 'done' : `~${Math.ceil(left)} s left`})`;
     print(io.stderr, tty ? `\r${text}\u001b[K${final ? '\n' : ''}` : `${text}\n`);
   };
   return {

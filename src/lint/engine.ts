@@ -112,6 +112,58 @@ function buildSubject(
   };
 }
 
+/** An enabled rule with its context; built once per set of enabled rules, not per conversation. */
+interface RuleRunner {
+  rule: Rule;
+  ctx: RuleContext;
+}
+
+/** The conversation being checked and where its findings go (lint is synchronous, so one at a time). */
+const active: { subject: LintSubject | undefined; out: RawFinding[] | undefined } = {
+  subject: undefined,
+  out: undefined,
+};
+
+const RUNNERS = new WeakMap<
+  EnabledRules,
+  { checks: RuleRunner[]; messageVisitors: RuleRunner[]; partVisitors: RuleRunner[] }
+>();
+
+/** The runners of the enabled rules, split by how they look at a conversation. */
+function runnersFor(rules: EnabledRules): {
+  checks: RuleRunner[];
+  messageVisitors: RuleRunner[];
+  partVisitors: RuleRunner[];
+} {
+  let runners = RUNNERS.get(rules);
+  if (runners !== undefined) return runners;
+  runners = { checks: [], messageVisitors: [], partVisitors: [] };
+  for (const rule of CHECK_RULES) {
+    const severity = rules.get(rule.meta.id);
+    if (severity === undefined) continue;
+    const ctx: RuleContext = {
+      report(r: Report) {
+        const subject = active.subject!;
+        const f: RawFinding = {
+          ruleId: rule.meta.id,
+          severity,
+          message: renderMessage(rule.meta, r.messageId, r.data),
+          pointer: r.pointer ?? subject.pointerOf(r.messageIndex, r.partIndex, r.path),
+        };
+        if (r.messageIndex !== undefined) f.messageIndex = r.messageIndex;
+        if (r.partIndex !== undefined) f.partIndex = r.partIndex;
+        active.out!.push(f);
+      },
+    };
+    const runner = { rule, ctx };
+    if (rule.check !== undefined) runners.checks.push(runner);
+    if (rule.message !== undefined) runners.messageVisitors.push(runner);
+    if (rule.part !== undefined) runners.partVisitors.push(runner);
+  }
+  RUNNERS.set(rules, runners);
+  return runners;
+}
+
 /** Runs the rules over one parsed document (a file or a JSONL line). */
 function lintValue(text: string, value: JsonValue, options: LintOptions): RawFinding[] {
   const out: RawFinding[] = [];
@@ -175,38 +227,29 @@ function lintConversation(
     notConversation(e.message);
     return out;
   }
-  const visitors: { rule: Rule; ctx: RuleContext }[] = [];
-  for (const rule of CHECK_RULES) {
-    const severity = rules.get(rule.meta.id);
-    if (severity === undefined) continue;
-    const ctx: RuleContext = {
-      report(r: Report) {
-        const f: RawFinding = {
-          ruleId: rule.meta.id,
-          severity,
-          message: renderMessage(rule.meta, r.messageId, r.data),
-          pointer: r.pointer ?? subject.pointerOf(r.messageIndex, r.partIndex, r.path),
-        };
-        if (r.messageIndex !== undefined) f.messageIndex = r.messageIndex;
-        if (r.partIndex !== undefined) f.partIndex = r.partIndex;
-        out.push(f);
-      },
-    };
-    rule.check?.(subject, ctx);
-    if (rule.message !== undefined || rule.part !== undefined) visitors.push({ rule, ctx });
-  }
-  // One pass over messages and parts for every visitor rule.
-  if (visitors.length > 0) {
-    const messages = subject.messages;
-    for (let i = 0; i < messages.length; i++) {
-      const m = messages[i]!;
-      for (const v of visitors) v.rule.message?.(m, i, subject, v.ctx);
-      const parts = m.parts;
-      for (let j = 0; j < parts.length; j++) {
-        const p = parts[j]!;
-        for (const v of visitors) v.rule.part?.(p, i, j, subject, v.ctx);
+  const runners = runnersFor(rules);
+  active.subject = subject;
+  active.out = out;
+  try {
+    for (const r of runners.checks) r.rule.check!(subject, r.ctx);
+    // One pass over messages and parts for every visitor rule.
+    const { messageVisitors, partVisitors } = runners;
+    if (messageVisitors.length > 0 || partVisitors.length > 0) {
+      const messages = subject.messages;
+      for (let i = 0; i < messages.length; i++) {
+        const m = messages[i]!;
+        for (const v of messageVisitors) v.rule.message!(m, i, subject, v.ctx);
+        if (partVisitors.length === 0) continue;
+        const parts = m.parts;
+        for (let j = 0; j < parts.length; j++) {
+          const p = parts[j]!;
+          for (const v of partVisitors) v.rule.part!(p, i, j, subject, v.ctx);
+        }
       }
     }
+  } finally {
+    active.subject = undefined;
+    active.out = undefined;
   }
   return out;
 }

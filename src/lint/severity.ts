@@ -49,14 +49,16 @@ export class SeverityResolver {
 
   /** The enabled rules for a file (absolute path; undefined for standard input). */
   forFile(absolute: string | undefined): EnabledRules {
-    const rel =
-      absolute === undefined
-        ? undefined
-        : path.relative(this.configDir, absolute).split(path.sep).join('/');
-    const matched =
-      rel === undefined
-        ? []
-        : this.overrides.map((o, k) => (o.match(rel) ? k : -1)).filter((k) => k !== -1);
+    // Without overrides every file gets the same rules: no path work per file.
+    if (this.overrides.length === 0 || absolute === undefined) return this.resolve([]);
+    const rel = path.relative(this.configDir, absolute).split(path.sep).join('/');
+    return this.resolve(
+      this.overrides.map((o, k) => (o.match(rel) ? k : -1)).filter((k) => k !== -1),
+    );
+  }
+
+  /** The enabled rules for a set of matching overrides (cached: the same Map for the same set). */
+  private resolve(matched: number[]): EnabledRules {
     const key = matched.join(',');
     let enabled = this.cache.get(key);
     if (enabled === undefined) {

@@ -49,9 +49,17 @@ export interface TaskResult extends FileResult {
 const CHUNK = 1 << 20;
 const DECODER = new TextDecoder('utf-8', { fatal: true });
 
+const RULE_SETS = new Map<string, EnabledRules>();
+
 /** Lint options from task options. */
 export function toLintOptions(o: TaskOptions): LintOptions {
-  const rules: EnabledRules = new Map(o.rules);
+  // One Map per distinct rule set, so the engine's per-rule-set caches hit across tasks.
+  const key = o.rules.map(([id, sev]) => `${id}=${sev}`).join(',');
+  let rules = RULE_SETS.get(key);
+  if (rules === undefined) {
+    rules = new Map(o.rules);
+    RULE_SETS.set(key, rules);
+  }
   const out: LintOptions = { rules, pointer: o.pointer, leavePending: o.leavePending };
   if (o.from !== undefined) out.from = o.from;
   if (o.kind !== undefined) out.kind = o.kind;
