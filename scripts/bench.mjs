@@ -3,7 +3,18 @@
 // and `histlint lint` (default jobs), each as a ratio to the baseline, with peak RSS;
 // then start-up times. Sizes: BENCH_FILES (default 4000), BENCH_BIG_MB (default 256).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeSync, closeSync, readSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeSync,
+  closeSync,
+  readSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,20 +39,32 @@ function rng(seed) {
   };
 }
 
-const WORDS = 'the a weather city order refund policy tool call result search file read write list user assistant please check tomorrow rain sun price total'.split(' ');
+const WORDS =
+  'the a weather city order refund policy tool call result search file read write list user assistant please check tomorrow rain sun price total'.split(
+    ' ',
+  );
 
 function conversation(r, k) {
-  const words = (n) => Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(' ');
+  const words = (n) =>
+    Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(' ');
   const messages = [{ role: 'system', parts: [{ type: 'text', text: words(30) }] }];
   // About one conversation in fifty is broken (a call without its result): a CI corpus is mostly clean.
   let broken = r() < 0.02;
   const turns = 2 + Math.floor(r() * 6);
   for (let t = 0; t < turns; t++) {
-    messages.push({ role: 'user', parts: [{ type: 'text', text: words(5 + Math.floor(r() * 40)) }] });
+    messages.push({
+      role: 'user',
+      parts: [{ type: 'text', text: words(5 + Math.floor(r() * 40)) }],
+    });
     const calls = Math.floor(r() * 3);
     const parts = [{ type: 'text', text: words(10 + Math.floor(r() * 60)) }];
     for (let c = 0; c < calls; c++) {
-      parts.push({ type: 'tool-call', id: `call_${k}_${t}_${c}`, name: 'lookup', arguments: JSON.stringify({ q: words(3), n: c }) });
+      parts.push({
+        type: 'tool-call',
+        id: `call_${k}_${t}_${c}`,
+        name: 'lookup',
+        arguments: JSON.stringify({ q: words(3), n: c }),
+      });
     }
     messages.push({ role: 'assistant', runId: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', parts });
     if (calls > 0) {
@@ -49,7 +72,12 @@ function conversation(r, k) {
       broken = false;
       const results = [];
       for (let c = 0; c < answered; c++) {
-        results.push({ type: 'tool-result', callId: `call_${k}_${t}_${c}`, name: 'lookup', content: [{ type: 'text', text: words(20 + Math.floor(r() * 100)) }] });
+        results.push({
+          type: 'tool-result',
+          callId: `call_${k}_${t}_${c}`,
+          name: 'lookup',
+          content: [{ type: 'text', text: words(20 + Math.floor(r() * 100)) }],
+        });
       }
       if (results.length > 0) messages.push({ role: 'tool', parts: results });
     }
@@ -114,13 +142,18 @@ function baselineJsonl() {
     for (;;) {
       const nl = buf.indexOf(10, from);
       if (nl === -1 || nl >= read) break;
-      const piece = carry === null ? buf.subarray(from, nl) : Buffer.concat([carry, buf.subarray(from, nl)]);
+      const piece =
+        carry === null ? buf.subarray(from, nl) : Buffer.concat([carry, buf.subarray(from, nl)]);
       carry = null;
       JSON.parse(decoder.decode(piece));
       n++;
       from = nl + 1;
     }
-    if (from < read) carry = carry === null ? Buffer.from(buf.subarray(from, read)) : Buffer.concat([carry, buf.subarray(from, read)]);
+    if (from < read)
+      carry =
+        carry === null
+          ? Buffer.from(buf.subarray(from, read))
+          : Buffer.concat([carry, buf.subarray(from, read)]);
   }
   closeSync(fd);
   return { seconds: Number(process.hrtime.bigint() - t) / 1e9, conversations: n };
@@ -129,10 +162,15 @@ function baselineJsonl() {
 /** Runs the CLI; returns wall seconds and peak RSS in MB (GNU time's %M). */
 function run(args) {
   const t = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, cli, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, cli, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
   const seconds = Number(process.hrtime.bigint() - t) / 1e9;
   const rss = Number((r.stderr.trim().split('\n').pop() ?? '0').trim()) / 1024;
-  if (r.status !== 0 && r.status !== 1) throw new Error(`histlint ${args.join(' ')} exited ${r.status}: ${r.stderr.slice(0, 500)}`);
+  if (r.status !== 0 && r.status !== 1)
+    throw new Error(`histlint ${args.join(' ')} exited ${r.status}: ${r.stderr.slice(0, 500)}`);
   return { seconds, rss };
 }
 
@@ -155,7 +193,9 @@ if (!existsSync(path.join(root, 'dist/cli/main.js'))) {
   console.error('bench: run `npm run build` first');
   process.exit(2);
 }
-console.log(`generating the corpus in .bench/ (${FILES} files, ${BIG_MB} MB JSONL; reused when present)…`);
+console.log(
+  `generating the corpus in .bench/ (${FILES} files, ${BIG_MB} MB JSONL; reused when present)…`,
+);
 generate();
 const filesMB = dirBytes(filesDir) / 1e6;
 const bigMB = statSync(big).size / 1e6;
@@ -172,17 +212,43 @@ for (const [name, mb, baseline, target] of [
     ['histlint lint --jobs 1', ['--jobs', '1']],
     [`histlint lint (default: ${cores} jobs)`, []],
   ]) {
-    const r = run(['lint', path.join('.bench', target), '--format', 'json', '-o', path.join('.bench', 'report.json'), '--no-progress', ...extra]);
-    rows.push([name, label, mb / r.seconds, b.conversations / r.seconds, mb / r.seconds / base.mbps, `${r.rss.toFixed(0)} MB`]);
+    const r = run([
+      'lint',
+      path.join('.bench', target),
+      '--format',
+      'json',
+      '-o',
+      path.join('.bench', 'report.json'),
+      '--no-progress',
+      ...extra,
+    ]);
+    rows.push([
+      name,
+      label,
+      mb / r.seconds,
+      b.conversations / r.seconds,
+      mb / r.seconds / base.mbps,
+      `${r.rss.toFixed(0)} MB`,
+    ]);
   }
 }
 const pad = (s, n) => String(s).padEnd(n);
-console.log(`\nmachine: ${os.cpus()[0]?.model ?? 'unknown'} × ${cores}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
-console.log(`corpus: ${FILES} files (${filesMB.toFixed(1)} MB), big.jsonl ${bigMB.toFixed(1)} MB\n`);
-console.log(`${pad('corpus', 14)}  ${pad('run', 34)}  ${pad('MB/s', 8)}  ${pad('conv/s', 9)}  ${pad('× baseline', 10)}  peak RSS`);
+console.log(
+  `\nmachine: ${os.cpus()[0]?.model ?? 'unknown'} × ${cores}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
+);
+console.log(
+  `corpus: ${FILES} files (${filesMB.toFixed(1)} MB), big.jsonl ${bigMB.toFixed(1)} MB\n`,
+);
+console.log(
+  `${pad('corpus', 14)}  ${pad('run', 34)}  ${pad('MB/s', 8)}  ${pad('conv/s', 9)}  ${pad('× baseline', 10)}  peak RSS`,
+);
 for (const [corpus, label, mbps, cps, ratio, rss] of rows) {
-  console.log(`${pad(corpus, 14)}  ${pad(label, 34)}  ${pad(mbps.toFixed(1), 8)}  ${pad(cps.toFixed(0), 9)}  ${pad(ratio.toFixed(2), 10)}  ${rss}`);
+  console.log(
+    `${pad(corpus, 14)}  ${pad(label, 34)}  ${pad(mbps.toFixed(1), 8)}  ${pad(cps.toFixed(0), 9)}  ${pad(ratio.toFixed(2), 10)}  ${rss}`,
+  );
 }
 const small = path.join('.bench', 'files', readdirSync(filesDir)[0]);
 console.log(`\nhistlint --version: ${wall(['--version']).toFixed(0)} ms (median of 11)`);
-console.log(`histlint lint one small file: ${wall(['lint', small, '--no-progress']).toFixed(0)} ms (median of 11)`);
+console.log(
+  `histlint lint one small file: ${wall(['lint', small, '--no-progress']).toFixed(0)} ms (median of 11)`,
+);

@@ -53,3 +53,39 @@ export { newId, isUuid } from './core/ids.js';
 export { urlScheme } from './core/url.js';
 export { analyzePairing } from './core/pairing.js';
 export type { Pairing, CallRef, ResultRef } from './core/pairing.js';
+
+export {
+  AgentConfigError,
+  ModelRequestError,
+  McpStartError,
+  RunError,
+  connectMcpServers,
+  createAgent,
+  createModel,
+  limitHistoryMessages,
+  limitHistoryTokens,
+} from './agent/index.js';
+export type {
+  Agent,
+  AgentOptions,
+  AgentRunOptions,
+  AgentTool,
+  HistoryProcessor,
+  InstructionsContext,
+  InstructionsFunction,
+  McpConnectOptions,
+  McpConnection,
+  McpServerSpec,
+  ModelCallOptions,
+  ModelClient,
+  ModelOptions,
+  ModelRequest,
+  ModelResponse,
+  RunPartial,
+  RunResult,
+  RunStage,
+  ToolCallContext,
+  ToolDefinition,
+  ToolOutcome,
+  Usage,
+} from './agent/index.js';

@@ -31,7 +31,8 @@ const plainValidate = new Ajv2020({ strict: false, allErrors: true }).compile(sc
 const zodAccepts = (v: unknown): boolean => ConversationSchema.safeParse(v).success;
 const schemaAccepts = (v: unknown): boolean => {
   const verdict = validate(v) === true;
-  if ((plainValidate(v) === true) !== verdict) throw new Error('the schema reads differently without the discriminator');
+  if ((plainValidate(v) === true) !== verdict)
+    throw new Error('the schema reads differently without the discriminator');
   return verdict;
 };
 

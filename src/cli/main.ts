@@ -10,6 +10,7 @@ import { registerLint } from './commands/lint.js';
 import { registerMergeReports } from './commands/merge-reports.js';
 import { registerNormalize } from './commands/normalize.js';
 import { registerRules } from './commands/rules.js';
+import { registerRun } from './commands/run.js';
 import { registerSanitize } from './commands/sanitize.js';
 import { registerSchema } from './commands/schema.js';
 import { registerShow } from './commands/show.js';
@@ -45,6 +46,7 @@ function buildProgram(ctx: CommandContext): Command {
   registerSchema(program, ctx);
   registerId(program, ctx);
   registerRules(program, ctx);
+  registerRun(program, ctx);
   registerMergeReports(program, ctx);
   return program;
 }

@@ -23,4 +23,6 @@ export const READ_ONLY_FORMATS: readonly string[] = ['claude-code'];
 export const FROM_CHOICES: readonly string[] = ['auto', ...FORMAT_NAMES];
 
 /** The names `--to` accepts. */
-export const TO_CHOICES: readonly string[] = FORMAT_NAMES.filter((n) => !READ_ONLY_FORMATS.includes(n));
+export const TO_CHOICES: readonly string[] = FORMAT_NAMES.filter(
+  (n) => !READ_ONLY_FORMATS.includes(n),
+);

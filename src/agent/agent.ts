@@ -1,0 +1,288 @@
+/**
+ * The run loop (SPEC §2.5): resolve the instructions once, shape and repair
+ * what is sent, append the prompt, then ask the model and execute its tool
+ * calls until it answers without calls or the step limit is reached. The
+ * result is the whole supplied history, repaired, plus what the run added,
+ * and only what the run added carries its ids.
+ */
+import { newId } from '../core/ids.js';
+import { normalizeHistory } from '../core/normalize.js';
+import type { JsonObject } from '../model/json.js';
+import type { Message, Part } from '../model/types.js';
+import { AgentConfigError, ModelRequestError, RunError } from './errors.js';
+import { canContinue, donatedConversationId } from './history.js';
+import type {
+  AgentOptions,
+  AgentRunOptions,
+  AgentTool,
+  RunPartial,
+  RunResult,
+  RunStage,
+  Usage,
+} from './types.js';
+
+/** The model requests a run may make when no limit is given. */
+export const DEFAULT_MAX_STEPS = 10;
+
+/** An agent: a model, instructions, tools and a history processor, ready to run. */
+export interface Agent {
+  /**
+   * Runs one turn on `history`: the prompt may be omitted when the history
+   * ends with a user message or tool results. Throws {@link RunError}.
+   */
+  run(history: readonly Message[], prompt?: string, options?: AgentRunOptions): Promise<RunResult>;
+}
+
+/** Creates an agent; throws {@link AgentConfigError} for a bad option (a step limit below 1, two tools with one name). */
+export function createAgent(options: AgentOptions): Agent {
+  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) {
+    throw new AgentConfigError('maxSteps must be a whole number, 1 or more');
+  }
+  const tools = new Map<string, AgentTool>();
+  for (const tool of options.tools ?? []) {
+    if (tools.has(tool.name)) throw new AgentConfigError(`two tools are named "${tool.name}"`);
+    tools.set(tool.name, tool);
+  }
+  return {
+    run: (history, prompt, runOptions = {}) =>
+      runAgent(options, maxSteps, tools, history, prompt, runOptions),
+  };
+}
+
+const ZERO: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+
+function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+  };
+}
+
+function messageOf(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  return text.split('\n')[0]!;
+}
+
+function textPart(text: string): Part {
+  return { type: 'text', text };
+}
+
+function textOf(message: Message): string {
+  return message.parts
+    .filter((p) => p.type === 'text' && typeof p.text === 'string')
+    .map((p) => p.text as string)
+    .join('');
+}
+
+/** Static parts first, then the dynamic one, joined by a blank line; empty parts add nothing. */
+async function resolveInstructions(
+  options: AgentOptions,
+  ids: { runId: string; conversationId: string },
+): Promise<string> {
+  const given = options.instructions;
+  const parts = (typeof given === 'string' ? [given] : [...(given ?? [])]).filter(
+    (s) => s.trim() !== '',
+  );
+  if (options.dynamicInstructions !== undefined) {
+    const dynamic = await options.dynamicInstructions(ids);
+    if (dynamic.trim() !== '') parts.push(dynamic);
+  }
+  return parts.join('\n\n');
+}
+
+/** A tool-result part. */
+function resultPart(call: Part, content: Part[], failed: boolean): Part {
+  const part: Part = { type: 'tool-result', callId: call.id as string };
+  if (typeof call.name === 'string') part.name = call.name;
+  part.content = content;
+  if (failed) part.failed = true;
+  return part;
+}
+
+/** The arguments of a call as an object, or undefined when they are not the text of one. */
+function callInput(call: Part): JsonObject | undefined {
+  if (typeof call.arguments !== 'string') return undefined;
+  try {
+    const v: unknown = JSON.parse(call.arguments);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonObject) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function runAgent(
+  options: AgentOptions,
+  maxSteps: number,
+  tools: ReadonlyMap<string, AgentTool>,
+  history: readonly Message[],
+  prompt: string | undefined,
+  runOptions: AgentRunOptions,
+): Promise<RunResult> {
+  const runId = runOptions.runId ?? newId();
+  const conversationId = runOptions.conversationId ?? donatedConversationId(history) ?? newId();
+  const ids = { runId, conversationId };
+  const { signal } = runOptions;
+  // Successive replies' streamed text is set apart by a line break.
+  let streamedTurn = false;
+  let needsBreak = false;
+  const onText =
+    runOptions.onText === undefined
+      ? undefined
+      : (delta: string): void => {
+          if (needsBreak) runOptions.onText!('\n');
+          needsBreak = false;
+          streamedTurn = true;
+          runOptions.onText!(delta);
+        };
+  const stamp = (m: Message): Message => ({ ...m, runId, conversationId });
+
+  // The result starts from the whole history, repaired; the processor shapes only what is sent.
+  const full = normalizeHistory(history).messages;
+  const added: Message[] = [];
+  let usage = ZERO;
+  let requests = 0;
+  let toolExecutions = 0;
+  let turns = 0;
+  // How much of `added` belongs to completed turns (a reply, and its tool results once all are in).
+  let checkpoint = 0;
+
+  const partial = (): RunPartial | undefined =>
+    turns === 0
+      ? undefined
+      : {
+          messages: [...full, ...added.slice(0, checkpoint)],
+          usage,
+          requests,
+          toolExecutions,
+          runId,
+          conversationId,
+        };
+  const fail = (stage: RunStage, message: string, cause?: unknown): RunError =>
+    new RunError(stage, message, ids, partial(), cause);
+  const interrupted = (): RunError => fail('aborted', 'interrupted');
+
+  if (signal?.aborted) throw interrupted();
+
+  let instructions: string;
+  try {
+    instructions = await resolveInstructions(options, ids);
+  } catch (e) {
+    throw fail('instructions', `instructions: ${messageOf(e)}`, e);
+  }
+
+  let window: Message[];
+  try {
+    window =
+      options.historyProcessor === undefined
+        ? history.slice()
+        : await options.historyProcessor(history);
+  } catch (e) {
+    throw fail('history', `history processor: ${messageOf(e)}`, e);
+  }
+  // Every system message of the history gives way to the instructions, sent the provider's way.
+  const sent = normalizeHistory(window).messages.filter((m) => m.role !== 'system');
+
+  if (prompt !== undefined && prompt !== '') {
+    added.push(stamp({ role: 'user', parts: [textPart(prompt)] }));
+  } else if (!canContinue(sent)) {
+    throw fail(
+      'prompt',
+      'a prompt is needed: the history does not end with a user message or tool results',
+    );
+  }
+  checkpoint = added.length;
+
+  const definitions = [...tools.values()].map(({ name, description, inputSchema }) =>
+    description === undefined ? { name, inputSchema } : { name, description, inputSchema },
+  );
+
+  const execute = async (call: Part): Promise<Part> => {
+    const name = typeof call.name === 'string' ? call.name : '';
+    const tool = tools.get(name);
+    if (tool === undefined) {
+      return resultPart(call, [textPart(`not run: there is no tool named "${name}"`)], true);
+    }
+    const input = callInput(call);
+    if (input === undefined) {
+      return resultPart(
+        call,
+        [textPart('not run: the arguments are not the text of a JSON object')],
+        true,
+      );
+    }
+    toolExecutions++;
+    try {
+      const outcome = await tool.execute(input, {
+        callId: call.id as string,
+        ...(signal === undefined ? {} : { signal }),
+      });
+      return resultPart(call, outcome.content, outcome.failed === true);
+    } catch (e) {
+      return resultPart(call, [textPart(`tool "${name}" failed: ${messageOf(e)}`)], true);
+    }
+  };
+
+  while (true) {
+    if (signal?.aborted) throw interrupted();
+    let response;
+    try {
+      response = await options.model.request(
+        { instructions, messages: [...sent, ...added], tools: definitions },
+        {
+          ...(signal === undefined ? {} : { signal }),
+          ...(onText === undefined ? {} : { onText }),
+        },
+      );
+    } catch (e) {
+      if (signal?.aborted || (e instanceof ModelRequestError && e.kind === 'aborted')) {
+        throw interrupted();
+      }
+      throw fail('request', `request ${requests + 1} failed: ${messageOf(e)}`, e);
+    }
+    requests++;
+    turns++;
+    needsBreak = streamedTurn;
+    streamedTurn = false;
+    usage = addUsage(usage, response.usage);
+    const reply = stamp({ ...response.message, role: 'assistant' });
+    // A call needs an id to be paired with its result; the few servers that omit one get one here.
+    reply.parts = reply.parts.map((p) =>
+      p.type === 'tool-call' && (typeof p.id !== 'string' || p.id === '')
+        ? { ...p, id: `call_${newId().replace(/-/g, '')}` }
+        : p,
+    );
+    added.push(reply);
+    checkpoint = added.length;
+
+    const calls = reply.parts.filter((p) => p.type === 'tool-call');
+    if (calls.length === 0) {
+      return {
+        messages: [...full, ...added],
+        runId,
+        conversationId,
+        usage,
+        text: textOf(reply),
+        requests,
+        toolExecutions,
+      };
+    }
+    if (requests >= maxSteps) {
+      const why = `not run: the run stopped at its limit of ${maxSteps} model request${maxSteps === 1 ? '' : 's'} (max-steps)`;
+      added.push(
+        stamp({ role: 'tool', parts: calls.map((c) => resultPart(c, [textPart(why)], true)) }),
+      );
+      checkpoint = added.length;
+      throw fail(
+        'max-steps',
+        `reached the limit of ${maxSteps} model request${maxSteps === 1 ? '' : 's'} with tool calls still to run`,
+      );
+    }
+    const results = await Promise.all(calls.map(execute));
+    // A batch cut short is not kept: the partial ends at the reply, and resuming repairs its calls.
+    if (signal?.aborted) throw interrupted();
+    added.push(stamp({ role: 'tool', parts: results }));
+    checkpoint = added.length;
+  }
+}

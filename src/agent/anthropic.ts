@@ -1,0 +1,279 @@
+/**
+ * The `anthropic` provider: the Messages API through the official
+ * `@anthropic-ai/sdk`. The request body is written by the anthropic format
+ * adapter; the instructions go in the top-level `system` (providers.md §3).
+ * The SDK is loaded on the first request.
+ */
+import type * as AnthropicSdk from '@anthropic-ai/sdk';
+import { anthropicFormat } from '../formats/anthropic.js';
+import { objectToArguments } from '../formats/shared.js';
+import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
+import type { Message, Part } from '../model/types.js';
+import { wireArguments } from './history.js';
+import { toModelRequestError } from './provider-errors.js';
+import type { ProviderSettings } from './providers.js';
+import type {
+  ModelCallOptions,
+  ModelClient,
+  ModelRequest,
+  ModelResponse,
+  ToolDefinition,
+  Usage,
+} from './types.js';
+
+/** `max_tokens` when none is given: the Messages API requires one. */
+export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
+
+/** Tool names the Messages API accepts. */
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** The Messages request body for a request (without `stream`). */
+export function anthropicRequestBody(
+  model: string,
+  request: ModelRequest,
+  maxOutputTokens?: number,
+): JsonObject {
+  const written = anthropicFormat.write({ version: 1, messages: wireArguments(request.messages) });
+  const messages = (written.value as JsonObject).messages as JsonValue[];
+  const body: JsonObject = { model, max_tokens: maxOutputTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS };
+  if (request.instructions !== '') body.system = request.instructions;
+  body.messages = messages;
+  const tools = request.tools.map(anthropicTool);
+  // The API refuses tool_use blocks in a request that defines no tool of that name.
+  const offered = new Set(request.tools.map((t) => t.name));
+  for (const m of request.messages) {
+    for (const p of m.parts) {
+      const name = p.type === 'tool-call' && typeof p.name === 'string' ? p.name : undefined;
+      if (name === undefined || offered.has(name) || !TOOL_NAME.test(name)) continue;
+      offered.add(name);
+      tools.push({
+        name,
+        description: 'Used earlier in this conversation; not available in this run.',
+        input_schema: { type: 'object' },
+      });
+    }
+  }
+  if (tools.length > 0) body.tools = tools;
+  return body;
+}
+
+function anthropicTool(tool: ToolDefinition): JsonObject {
+  const out: JsonObject = { name: tool.name };
+  if (tool.description !== undefined && tool.description !== '') out.description = tool.description;
+  out.input_schema = tool.inputSchema;
+  return out;
+}
+
+/** A content block of a reply, as far as the adapter reads it. */
+interface ReplyBlock {
+  type: string;
+  text?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+  thinking?: string;
+  signature?: string;
+  data?: string;
+  [key: string]: unknown;
+}
+
+/** The v1 assistant message of a Messages reply's content blocks. */
+export function anthropicReplyMessage(blocks: readonly ReplyBlock[]): Message {
+  const parts: Part[] = [];
+  for (const b of blocks) {
+    switch (b.type) {
+      case 'text':
+        if (typeof b.text === 'string' && b.text !== '') parts.push({ type: 'text', text: b.text });
+        break;
+      case 'tool_use': {
+        const part: Part = { type: 'tool-call' };
+        if (typeof b.id === 'string' && b.id !== '') part.id = b.id;
+        part.name = typeof b.name === 'string' ? b.name : '';
+        part.arguments = objectToArguments((b.input ?? {}) as JsonValue);
+        parts.push(part);
+        break;
+      }
+      case 'thinking': {
+        const part: Part = { type: 'reasoning', text: b.thinking ?? '' };
+        if (typeof b.signature === 'string') part.signature = b.signature;
+        parts.push(part);
+        break;
+      }
+      case 'redacted_thinking':
+        parts.push({ type: 'reasoning', text: '', redacted: b.data ?? '' });
+        break;
+      default: {
+        // Server tool blocks and the like: kept whole, written back as they came.
+        const part: Part = { type: `anthropic:${b.type}` };
+        setOwn(part, 'providerData', { anthropic: JSON.parse(JSON.stringify(b)) as JsonObject });
+        parts.push(part);
+      }
+    }
+  }
+  return { role: 'assistant', parts };
+}
+
+interface AnthropicUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
+
+function usageOf(u: AnthropicUsage | null | undefined): Usage {
+  const inputTokens =
+    (u?.input_tokens ?? 0) +
+    (u?.cache_creation_input_tokens ?? 0) +
+    (u?.cache_read_input_tokens ?? 0);
+  const outputTokens = u?.output_tokens ?? 0;
+  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+}
+
+type AnthropicModule = typeof AnthropicSdk;
+
+/** A model client for the `anthropic` provider. */
+export function createAnthropicClient(settings: ProviderSettings): ModelClient {
+  let sdk:
+    | Promise<{ mod: AnthropicModule; client: InstanceType<AnthropicModule['Anthropic']> }>
+    | undefined;
+  const load = () =>
+    (sdk ??= import('@anthropic-ai/sdk').then((mod) => ({
+      mod,
+      client: new mod.Anthropic({
+        apiKey: settings.apiKey,
+        // Given explicitly, so the SDK never looks for other credentials in the process environment.
+        authToken: null,
+        baseURL: settings.baseURL,
+        maxRetries: settings.maxRetries,
+        timeout: settings.timeoutMs,
+        logLevel: 'off',
+      }),
+    })));
+
+  return {
+    provider: 'anthropic',
+    model: settings.model,
+    async request(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
+      const body = anthropicRequestBody(settings.model, request, settings.maxOutputTokens);
+      const { mod, client } = await load();
+      type Params = AnthropicSdk.Anthropic.MessageCreateParamsNonStreaming;
+      try {
+        if (options.onText === undefined) {
+          const reply = await client.messages.create(body as never as Params, {
+            signal: options.signal,
+          });
+          const response: ModelResponse = {
+            message: anthropicReplyMessage(reply.content as unknown as ReplyBlock[]),
+            usage: usageOf(reply.usage),
+          };
+          if (typeof reply.stop_reason === 'string') response.stopReason = reply.stop_reason;
+          return response;
+        }
+        const stream = await client.messages.create(
+          { ...(body as never as Params), stream: true },
+          { signal: options.signal },
+        );
+        return await collectStream(stream, options.onText);
+      } catch (e) {
+        throw toModelRequestError(e, mod, [settings.apiKey], settings.timeoutMs, options.signal);
+      }
+    },
+  };
+}
+
+interface StreamEvent {
+  type: string;
+  index?: number;
+  message?: { usage?: AnthropicUsage };
+  content_block?: ReplyBlock;
+  delta?: {
+    type?: string;
+    text?: string;
+    partial_json?: string;
+    thinking?: string;
+    signature?: string;
+    stop_reason?: string | null;
+  };
+  usage?: AnthropicUsage;
+}
+
+/** Builds the reply from a stream's events, passing text on as it arrives. */
+async function collectStream(
+  stream: AsyncIterable<unknown>,
+  onText: (delta: string) => void,
+): Promise<ModelResponse> {
+  const blocks: ReplyBlock[] = [];
+  const json: string[] = [];
+  const usage: AnthropicUsage = {};
+  let stopReason: string | undefined;
+  const addUsage = (u: AnthropicUsage | undefined): void => {
+    // message_start carries the input side, message_delta the running output total.
+    for (const key of Object.keys(u ?? {}) as (keyof AnthropicUsage)[]) {
+      const v = u![key];
+      if (typeof v === 'number') usage[key] = v;
+    }
+  };
+  for await (const raw of stream) {
+    const event = raw as StreamEvent;
+    switch (event.type) {
+      case 'message_start':
+        addUsage(event.message?.usage);
+        break;
+      case 'content_block_start':
+        if (event.content_block !== undefined) {
+          blocks[event.index ?? blocks.length] = { ...event.content_block };
+          json[event.index ?? blocks.length - 1] = '';
+        }
+        break;
+      case 'content_block_delta': {
+        const block = blocks[event.index ?? blocks.length - 1];
+        const d = event.delta;
+        if (block === undefined || d === undefined) break;
+        if (d.type === 'text_delta' && typeof d.text === 'string') {
+          block.text = (block.text ?? '') + d.text;
+          onText(d.text);
+        } else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string') {
+          json[event.index ?? blocks.length - 1] += d.partial_json;
+        } else if (d.type === 'thinking_delta' && typeof d.thinking === 'string') {
+          block.thinking = (block.thinking ?? '') + d.thinking;
+        } else if (d.type === 'signature_delta' && typeof d.signature === 'string') {
+          block.signature = d.signature;
+        }
+        break;
+      }
+      case 'content_block_stop': {
+        const index = event.index ?? blocks.length - 1;
+        const block = blocks[index];
+        const text = json[index];
+        if (block?.type === 'tool_use' && text !== undefined && text !== '') {
+          try {
+            block.input = JSON.parse(text);
+          } catch {
+            // Kept as text: the stored arguments then show the stream died mid-arguments.
+            block.input = undefined;
+            block.$arguments = text;
+          }
+        }
+        break;
+      }
+      case 'message_delta':
+        addUsage(event.usage);
+        if (typeof event.delta?.stop_reason === 'string') stopReason = event.delta.stop_reason;
+        break;
+      default:
+        break;
+    }
+  }
+  const present = blocks.filter((b) => b !== undefined);
+  const message = anthropicReplyMessage(present);
+  // A tool_use whose streamed input did not parse keeps the text it got.
+  let k = 0;
+  for (const b of present) {
+    if (b.type !== 'tool_use') continue;
+    const part = message.parts.filter((p) => p.type === 'tool-call')[k++];
+    if (part !== undefined && typeof b.$arguments === 'string') part.arguments = b.$arguments;
+  }
+  const response: ModelResponse = { message, usage: usageOf(usage) };
+  if (stopReason !== undefined) response.stopReason = stopReason;
+  return response;
+}

@@ -1,0 +1,210 @@
+/**
+ * The `openai` provider: Chat Completions through the official `openai`
+ * package, at any base URL, so it talks to OpenAI and to the compatible
+ * servers (vLLM, llama.cpp, Ollama, LM Studio, gateways). The request body
+ * is written by the openai-chat format adapter (providers.md §1); the SDK is
+ * loaded on the first request.
+ */
+import type * as OpenAISdk from 'openai';
+import { openaiChatFormat } from '../formats/openai-chat.js';
+import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
+import type { Message, Part } from '../model/types.js';
+import { wireArguments } from './history.js';
+import { toModelRequestError } from './provider-errors.js';
+import type { ProviderSettings } from './providers.js';
+import type {
+  ModelCallOptions,
+  ModelClient,
+  ModelRequest,
+  ModelResponse,
+  ToolDefinition,
+  Usage,
+} from './types.js';
+
+/** The Chat Completions request body for a request (without `stream`). */
+export function openaiRequestBody(
+  model: string,
+  request: ModelRequest,
+  maxOutputTokens?: number,
+): JsonObject {
+  const written = openaiChatFormat.write({ version: 1, messages: wireArguments(request.messages) });
+  const chat = (written.value as JsonObject).messages as JsonValue[];
+  const messages: JsonValue[] =
+    request.instructions === ''
+      ? chat
+      : [{ role: 'system', content: request.instructions }, ...chat];
+  const body: JsonObject = { model, messages };
+  if (request.tools.length > 0) body.tools = request.tools.map(openaiTool);
+  if (maxOutputTokens !== undefined) body.max_completion_tokens = maxOutputTokens;
+  return body;
+}
+
+function openaiTool(tool: ToolDefinition): JsonObject {
+  const fn: JsonObject = { name: tool.name };
+  if (tool.description !== undefined && tool.description !== '') fn.description = tool.description;
+  fn.parameters = tool.inputSchema;
+  return { type: 'function', function: fn };
+}
+
+/** The fields of a Chat Completions assistant message (or of the sum of a stream's deltas) a reply is built from. */
+interface ChatReply {
+  content?: string | null;
+  refusal?: string | null;
+  reasoning_content?: string | null;
+  tool_calls?: { id?: string; type?: string; function?: { name?: string; arguments?: string } }[];
+}
+
+/** The v1 assistant message of a Chat Completions reply. */
+export function openaiReplyMessage(reply: ChatReply): Message {
+  const parts: Part[] = [];
+  if (typeof reply.reasoning_content === 'string' && reply.reasoning_content !== '') {
+    // Servers that return reasoning this way (DeepSeek, Kimi) want it back on the same message.
+    const part: Part = { type: 'reasoning', text: reply.reasoning_content };
+    setOwn(part, 'providerData', { 'openai-chat': { $field: 'reasoning_content' } });
+    parts.push(part);
+  }
+  if (typeof reply.content === 'string' && reply.content !== '') {
+    parts.push({ type: 'text', text: reply.content });
+  }
+  if (typeof reply.refusal === 'string' && reply.refusal !== '') {
+    parts.push({ type: 'text', text: reply.refusal });
+  }
+  for (const call of reply.tool_calls ?? []) {
+    const part: Part = { type: 'tool-call' };
+    if (typeof call.id === 'string' && call.id !== '') part.id = call.id;
+    part.name = call.function?.name ?? '';
+    part.arguments = call.function?.arguments ?? '';
+    parts.push(part);
+  }
+  return { role: 'assistant', parts };
+}
+
+function usageOf(
+  u: { prompt_tokens?: number; completion_tokens?: number } | null | undefined,
+): Usage {
+  const inputTokens = u?.prompt_tokens ?? 0;
+  const outputTokens = u?.completion_tokens ?? 0;
+  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+}
+
+type OpenAIModule = typeof OpenAISdk;
+
+/** A model client for the `openai` provider. */
+export function createOpenAIClient(settings: ProviderSettings): ModelClient {
+  let sdk: Promise<{ mod: OpenAIModule; client: InstanceType<OpenAIModule['OpenAI']> }> | undefined;
+  const load = () =>
+    (sdk ??= import('openai').then((mod) => ({
+      mod,
+      client: new mod.OpenAI({
+        apiKey: settings.apiKey,
+        baseURL: settings.baseURL,
+        maxRetries: settings.maxRetries,
+        timeout: settings.timeoutMs,
+        // Everything the SDK would read from the process environment is given here instead.
+        organization: settings.env.OPENAI_ORG_ID ?? null,
+        project: settings.env.OPENAI_PROJECT_ID ?? null,
+        adminAPIKey: null,
+        webhookSecret: null,
+        logLevel: 'off',
+      }),
+    })));
+
+  return {
+    provider: 'openai',
+    model: settings.model,
+    async request(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
+      const body = openaiRequestBody(settings.model, request, settings.maxOutputTokens);
+      const { mod, client } = await load();
+      try {
+        if (options.onText === undefined) {
+          const completion = await client.chat.completions.create(
+            body as never as OpenAISdk.OpenAI.ChatCompletionCreateParamsNonStreaming,
+            { signal: options.signal },
+          );
+          const choice = completion.choices[0];
+          const reply = (choice?.message ?? {}) as ChatReply;
+          const response: ModelResponse = {
+            message: openaiReplyMessage(reply),
+            usage: usageOf(completion.usage),
+          };
+          if (typeof choice?.finish_reason === 'string') response.stopReason = choice.finish_reason;
+          return response;
+        }
+        const stream = await client.chat.completions.create(
+          {
+            ...(body as never as OpenAISdk.OpenAI.ChatCompletionCreateParamsStreaming),
+            stream: true,
+            stream_options: { include_usage: true },
+          },
+          { signal: options.signal },
+        );
+        return await collectStream(stream, options.onText);
+      } catch (e) {
+        throw toModelRequestError(e, mod, [settings.apiKey], settings.timeoutMs, options.signal);
+      }
+    },
+  };
+}
+
+interface StreamChunk {
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  choices?: {
+    delta?: {
+      content?: string | null;
+      refusal?: string | null;
+      reasoning_content?: string | null;
+      tool_calls?: {
+        index?: number;
+        id?: string;
+        function?: { name?: string; arguments?: string };
+      }[];
+    };
+    finish_reason?: string | null;
+  }[];
+}
+
+/** Adds up a stream's deltas into one reply, passing text on as it arrives. */
+async function collectStream(
+  stream: AsyncIterable<unknown>,
+  onText: (delta: string) => void,
+): Promise<ModelResponse> {
+  let content = '';
+  let refusal = '';
+  let reasoning = '';
+  let usage: Usage = usageOf(undefined);
+  let stopReason: string | undefined;
+  const calls: { id?: string; function: { name: string; arguments: string } }[] = [];
+  for await (const raw of stream) {
+    const chunk = raw as StreamChunk;
+    if (chunk.usage) usage = usageOf(chunk.usage);
+    const choice = chunk.choices?.[0];
+    if (choice === undefined) continue;
+    const delta = choice.delta ?? {};
+    if (typeof delta.reasoning_content === 'string') reasoning += delta.reasoning_content;
+    if (typeof delta.content === 'string' && delta.content !== '') {
+      content += delta.content;
+      onText(delta.content);
+    }
+    if (typeof delta.refusal === 'string') refusal += delta.refusal;
+    for (const tc of delta.tool_calls ?? []) {
+      const index = tc.index ?? calls.length;
+      const slot = (calls[index] ??= { function: { name: '', arguments: '' } });
+      if (typeof tc.id === 'string' && tc.id !== '') slot.id = tc.id;
+      if (typeof tc.function?.name === 'string') slot.function.name += tc.function.name;
+      if (typeof tc.function?.arguments === 'string')
+        slot.function.arguments += tc.function.arguments;
+    }
+    if (typeof choice.finish_reason === 'string') stopReason = choice.finish_reason;
+  }
+  const response: ModelResponse = {
+    message: openaiReplyMessage({
+      content,
+      refusal,
+      reasoning_content: reasoning,
+      tool_calls: calls.filter((c) => c !== undefined),
+    }),
+    usage,
+  };
+  if (stopReason !== undefined) response.stopReason = stopReason;
+  return response;
+}

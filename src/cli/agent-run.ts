@@ -1,0 +1,462 @@
+/**
+ * The runner behind `histlint run` (SPEC §5.4): checks everything that can
+ * be checked before the first request (flags, the API key variable, the
+ * history, the instructions file, the MCP servers), runs the agent, and
+ * writes the resulting conversation, or the partial one of a failed run,
+ * where the flags say. Every byte it prints or writes passes through a
+ * filter that removes the API key.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Agent, AgentRunOptions, HistoryProcessor, RunPartial } from '../agent/index.js';
+import { normalizeHistory } from '../core/normalize.js';
+import { mapConversations } from '../formats/conversations.js';
+import type { ConversationFormat, Loss } from '../formats/format.js';
+import {
+  kindFromName,
+  readDocument,
+  serializeDocument,
+  type SourceDocument,
+} from '../model/document.js';
+import { SourceError } from '../model/errors.js';
+import { stringifyJson } from '../model/json.js';
+import { parsePointer } from '../model/pointer.js';
+import type { Message } from '../model/types.js';
+import {
+  EXIT_INTERRUPTED,
+  EXIT_OK,
+  EXIT_RUN_FAILED,
+  EXIT_USAGE,
+  UsageError,
+} from './exit-codes.js';
+import {
+  clearStaleTemps,
+  print,
+  readInput,
+  readStdin,
+  writeAtomic,
+  type InputRef,
+  type Io,
+} from './io.js';
+import { oneLine } from './options.js';
+import { packageVersion } from './package-info.js';
+
+/** The flags of `histlint run`. */
+export interface RunFlags {
+  prompt?: string;
+  provider: string;
+  model: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  instructions?: string[];
+  instructionsFile?: string;
+  mcp?: string[];
+  maxSteps: number;
+  maxRetries: number;
+  timeout?: number;
+  toolTimeout?: number;
+  maxOutputTokens?: number;
+  maxMessages?: number;
+  maxTokens?: number;
+  tokenizer?: 'o200k_base' | 'cl100k_base';
+  runId?: string;
+  conversationId?: string;
+  fork?: boolean;
+  outputFile?: string;
+  write?: boolean;
+  from?: string;
+  pointer?: string;
+  stdinFilename?: string;
+  color?: boolean;
+}
+
+/** The history a run starts from, and how to write a conversation back in its format. */
+interface LoadedHistory {
+  messages: Message[];
+  /** The input, or undefined for a new conversation. */
+  input?: InputRef;
+  /** Serializes a conversation in the history's format; `losses` is what that format cannot carry. */
+  serialize(messages: Message[]): { text: string; losses: Loss[]; format: string };
+}
+
+function checkFlags(history: string | undefined, flags: RunFlags): void {
+  if (flags.maxMessages !== undefined && flags.maxTokens !== undefined) {
+    throw new UsageError('--max-messages and --max-tokens cannot be combined');
+  }
+  if (flags.tokenizer !== undefined && flags.maxTokens === undefined) {
+    throw new UsageError('--tokenizer applies to --max-tokens only');
+  }
+  if (flags.outputFile !== undefined && flags.write === true) {
+    throw new UsageError('-o and --write cannot be combined');
+  }
+  if (flags.write === true && (history === undefined || history === '-')) {
+    throw new UsageError('--write needs a history file to replace; use -o FILE');
+  }
+  if (flags.fork === true && flags.conversationId !== undefined) {
+    throw new UsageError('--fork and --conversation-id cannot be combined');
+  }
+  for (const [flag, value] of [
+    ['--run-id', flags.runId],
+    ['--conversation-id', flags.conversationId],
+    ['--model', flags.model],
+  ] as const) {
+    if (value !== undefined && value.trim() === '') throw new UsageError(`${flag} is empty`);
+  }
+}
+
+/** A new conversation: written as a v1 envelope. */
+function newConversation(): LoadedHistory {
+  return {
+    messages: [],
+    serialize: (messages) => ({
+      text: stringifyJson({ version: 1, messages }, 2) + '\n',
+      losses: [],
+      format: 'histlint',
+    }),
+  };
+}
+
+async function loadHistory(
+  history: string | undefined,
+  flags: RunFlags,
+  io: Io,
+): Promise<LoadedHistory> {
+  if (history === undefined && io.stdin.isTTY === true) return newConversation();
+  const input: InputRef =
+    history === undefined || history === '-'
+      ? { display: flags.stdinFilename ?? '<stdin>' }
+      : { display: history, absolute: path.resolve(io.cwd, history) };
+  let bytes: Uint8Array;
+  try {
+    bytes = input.absolute === undefined ? await readStdin(io) : await readInput(input, io);
+  } catch (e) {
+    throw new UsageError(`${input.display}: ${oneLine(e)}`);
+  }
+  // Nothing piped in (e.g. `< /dev/null` in CI) starts a new conversation, as a terminal would.
+  if (history === undefined && Buffer.from(bytes).toString('utf8').trim() === '') {
+    return newConversation();
+  }
+  let pointer: string[] = [];
+  try {
+    if (flags.pointer !== undefined) pointer = parsePointer(flags.pointer);
+  } catch (e) {
+    throw new UsageError(`--pointer: ${oneLine(e)}`);
+  }
+  let doc: SourceDocument;
+  try {
+    doc = readDocument(bytes, kindFromName(input.absolute ?? flags.stdinFilename ?? ''));
+  } catch (e) {
+    throw new UsageError(`${input.display}: ${oneLine(e)}`);
+  }
+  const options = {
+    pointer,
+    writing: true,
+    ...(flags.from === undefined ? {} : { from: flags.from }),
+  };
+  let read: { messages: Message[]; format: ConversationFormat } | undefined;
+  const { units } = mapConversations(doc, options, (messages, format) => {
+    read = { messages, format };
+    return { messages, changed: false };
+  });
+  if (units.length !== 1) {
+    throw new UsageError(
+      `${input.display}: run takes one conversation; this file holds ${units.length}`,
+    );
+  }
+  const unit = units[0]!;
+  if (unit.error !== undefined || read === undefined) {
+    const e = unit.error;
+    const where =
+      e instanceof SourceError && e.line !== undefined ? `:${e.line}:${e.column ?? 1}` : '';
+    throw new UsageError(`${input.display}${where}: ${oneLine(e)}`);
+  }
+  const format = read.format;
+  return {
+    messages: read.messages,
+    input,
+    serialize(messages) {
+      const out = mapConversations(doc, { ...options, to: format, lossy: true }, () => ({
+        messages,
+        changed: true,
+      }));
+      const result = out.units[0]!;
+      if (result.error !== undefined) throw result.error;
+      return {
+        text: serializeDocument(doc, out.values),
+        losses: result.losses ?? [],
+        format: format.name,
+      };
+    },
+  };
+}
+
+async function readInstructionsFile(file: string, io: Io): Promise<string> {
+  const absolute = path.resolve(io.cwd, file);
+  try {
+    const bytes = await readInput({ display: file, absolute }, io);
+    // A file's final line end is not part of the instructions.
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/\s+$/, '');
+  } catch (e) {
+    throw new UsageError(`--instructions-file ${file}: ${oneLine(e)}`);
+  }
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function countsLine(p: {
+  requests: number;
+  toolExecutions: number;
+  usage: { inputTokens: number; outputTokens: number };
+}): string {
+  return (
+    `${plural(p.requests, 'request')}, ${plural(p.toolExecutions, 'tool execution')}, ` +
+    `tokens ${p.usage.inputTokens} in / ${p.usage.outputTokens} out`
+  );
+}
+
+/** Runs `histlint run`; returns the exit code. */
+export async function runAgentCommand(
+  history: string | undefined,
+  flags: RunFlags,
+  io: Io,
+): Promise<number> {
+  checkFlags(history, flags);
+  const agentModule = await import('../agent/index.js');
+  const {
+    AgentConfigError,
+    McpStartError,
+    RunError,
+    apiKeyVariable,
+    canContinue,
+    connectMcpServers,
+    createAgent,
+    createModel,
+    limitHistoryMessages,
+    limitHistoryTokens,
+    parseCommandLine,
+    redactSecrets,
+  } = agentModule;
+
+  // The key is only ever read from the environment given to main.
+  const variable = apiKeyVariable(flags.provider, flags.apiKeyEnv);
+  const secrets = [io.env[variable] ?? ''];
+  const clean = (text: string): string => redactSecrets(text, secrets);
+  const say = (text: string): void => print(io.stderr, clean(text));
+
+  let model;
+  try {
+    model = createModel({
+      provider: flags.provider,
+      model: flags.model,
+      env: io.env,
+      ...(flags.apiKeyEnv === undefined ? {} : { apiKeyEnv: flags.apiKeyEnv }),
+      ...(flags.baseUrl === undefined ? {} : { baseURL: flags.baseUrl }),
+      maxRetries: flags.maxRetries,
+      ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout * 1000 }),
+      ...(flags.maxOutputTokens === undefined ? {} : { maxOutputTokens: flags.maxOutputTokens }),
+    });
+  } catch (e) {
+    if (e instanceof AgentConfigError) throw new UsageError(clean(e.message));
+    throw e;
+  }
+
+  const loaded = await loadHistory(history, flags, io);
+  if ((flags.prompt ?? '') === '' && !canContinue(normalizeHistory(loaded.messages).messages)) {
+    throw new UsageError(
+      loaded.messages.length === 0
+        ? 'run needs --prompt to start a conversation'
+        : 'run needs --prompt: the history does not end with a user message or tool results',
+    );
+  }
+  const fileInstructions =
+    flags.instructionsFile === undefined
+      ? undefined
+      : await readInstructionsFile(flags.instructionsFile, io);
+
+  let historyProcessor: HistoryProcessor | undefined;
+  if (flags.maxMessages !== undefined) historyProcessor = limitHistoryMessages(flags.maxMessages);
+  else if (flags.maxTokens !== undefined) {
+    const { loadTokenCounter } = await import('../core/tokens.js');
+    historyProcessor = limitHistoryTokens(
+      flags.maxTokens,
+      await loadTokenCounter(flags.tokenizer ?? 'o200k_base'),
+    );
+  }
+
+  const specs = (flags.mcp ?? []).map((line) => {
+    let words: string[];
+    try {
+      words = parseCommandLine(line);
+    } catch (e) {
+      throw new UsageError(`--mcp: ${oneLine(e)}`);
+    }
+    if (words.length === 0) throw new UsageError('--mcp: an empty command');
+    return { command: words[0]!, args: words.slice(1), label: line };
+  });
+  let connection;
+  try {
+    connection = await connectMcpServers(specs, {
+      env: io.env,
+      cwd: io.cwd,
+      ...(flags.toolTimeout === undefined ? {} : { timeoutMs: flags.toolTimeout * 1000 }),
+      clientInfo: { name: 'histlint', version: packageVersion() },
+      onStderr: (label, text) => {
+        const lines = text.replace(/\n$/, '').split('\n');
+        say(lines.map((l) => `[mcp ${label}] ${l}\n`).join(''));
+      },
+    });
+  } catch (e) {
+    if (e instanceof McpStartError) throw new UsageError(clean(e.message));
+    throw e;
+  }
+
+  try {
+    let agent: Agent;
+    try {
+      agent = createAgent({
+        model,
+        ...(flags.instructions === undefined ? {} : { instructions: flags.instructions }),
+        ...(fileInstructions === undefined ? {} : { dynamicInstructions: () => fileInstructions }),
+        tools: connection.tools,
+        ...(historyProcessor === undefined ? {} : { historyProcessor }),
+        maxSteps: flags.maxSteps,
+      });
+    } catch (e) {
+      if (e instanceof AgentConfigError) throw new UsageError(clean(e.message));
+      throw e;
+    }
+
+    let streamed = false;
+    const runOptions: AgentRunOptions = {
+      ...(io.signal === undefined ? {} : { signal: io.signal }),
+      ...(flags.runId === undefined ? {} : { runId: flags.runId }),
+    };
+    if (flags.fork === true) runOptions.conversationId = (await import('../core/ids.js')).newId();
+    else if (flags.conversationId !== undefined) runOptions.conversationId = flags.conversationId;
+    // The reply streams to a terminal; anywhere else it is in the written conversation.
+    const stream = streamRedactor(clean, secrets, (t) => print(io.stderr, t));
+    if (io.stderr.isTTY === true) {
+      runOptions.onText = (delta) => {
+        streamed = true;
+        stream.write(delta);
+      };
+    }
+    const endStream = (): void => {
+      stream.end();
+      if (streamed) say('\n');
+      streamed = false;
+    };
+
+    try {
+      const result = await agent.run(loaded.messages, flags.prompt, runOptions);
+      endStream();
+      let where: string | undefined;
+      try {
+        where = await emit(loaded, result.messages, flags, io, clean, say);
+      } catch (w) {
+        say(`histlint run: the result could not be written: ${oneLine(w)}\n`);
+        return EXIT_USAGE;
+      }
+      say(
+        `histlint run: done: ${countsLine(result)} (run ${result.runId}, conversation ${result.conversationId})${where === undefined ? '' : `; written to ${where}`}\n`,
+      );
+      return EXIT_OK;
+    } catch (e) {
+      endStream();
+      if (!(e instanceof RunError)) throw e;
+      const exit = e.stage === 'aborted' ? EXIT_INTERRUPTED : EXIT_RUN_FAILED;
+      say(`histlint run: failed at stage ${e.stage}: ${e.message}\n`);
+      const partial: RunPartial | undefined = e.partial;
+      const counts = countsLine(
+        partial ?? {
+          requests: 0,
+          toolExecutions: 0,
+          usage: { inputTokens: 0, outputTokens: 0 },
+        },
+      );
+      if (partial === undefined) {
+        say(`  ${counts}; nothing completed, nothing written (run ${e.runId})\n`);
+        return exit;
+      }
+      let where: string | undefined;
+      try {
+        where = await emit(loaded, partial.messages, flags, io, clean, say);
+      } catch (w) {
+        say(`  ${counts}; the partial conversation could not be written: ${oneLine(w)}\n`);
+        return exit;
+      }
+      say(
+        `  ${counts}; partial conversation written to ${where ?? 'standard output'}; run histlint run on it to resume (run ${partial.runId}, conversation ${partial.conversationId})\n`,
+      );
+      return exit;
+    }
+  } finally {
+    await connection.close();
+  }
+}
+
+/**
+ * A writer for streamed text that removes the secrets even when one arrives
+ * split over several pieces: the tail that could still begin a secret is held
+ * back until the next piece, or the end.
+ */
+function streamRedactor(
+  clean: (text: string) => string,
+  secrets: readonly string[],
+  out: (text: string) => void,
+): { write(delta: string): void; end(): void } {
+  const hold = Math.max(1, ...secrets.map((s) => s.length)) - 1;
+  let pending = '';
+  return {
+    write(delta) {
+      pending = clean(pending + delta);
+      if (pending.length > hold) {
+        out(pending.slice(0, pending.length - hold));
+        pending = pending.slice(pending.length - hold);
+      }
+    },
+    end() {
+      if (pending !== '') out(clean(pending));
+      pending = '';
+    },
+  };
+}
+
+/** Writes a conversation where the flags say; returns the file written, or undefined for standard output. */
+async function emit(
+  loaded: LoadedHistory,
+  messages: Message[],
+  flags: RunFlags,
+  io: Io,
+  clean: (text: string) => string,
+  say: (text: string) => void,
+): Promise<string | undefined> {
+  const { text, losses, format } = loaded.serialize(messages);
+  if (losses.length > 0) {
+    const what = [...new Set(losses.map((l) => l.what))];
+    const shown =
+      what.slice(0, 3).join(', ') + (what.length > 3 ? `, and ${what.length - 3} more` : '');
+    say(
+      `histlint run: note: the ${format} format cannot keep ${shown}; convert the history with "histlint convert --to histlint" to keep everything\n`,
+    );
+  }
+  const safe = clean(text);
+  if (flags.write === true && loaded.input?.absolute !== undefined) {
+    // Through a symlink to the file it names, never over the link itself.
+    const target = await fs.realpath(loaded.input.absolute);
+    await clearStaleTemps(path.dirname(target));
+    await writeAtomic(target, safe);
+    return loaded.input.display;
+  }
+  if (flags.outputFile !== undefined) {
+    const target = path.resolve(io.cwd, flags.outputFile);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await clearStaleTemps(path.dirname(target));
+    await writeAtomic(target, safe);
+    return flags.outputFile;
+  }
+  print(io.stdout, safe);
+  return undefined;
+}
