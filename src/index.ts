@@ -89,3 +89,28 @@ export type {
   ToolOutcome,
   Usage,
 } from './agent/index.js';
+
+export { lintConversation, resolveRules } from './lint/api.js';
+export type { LintConversationOptions } from './lint/api.js';
+export { lintText, lintBytes } from './lint/engine.js';
+export type {
+  Finding,
+  FileResult,
+  LintOptions,
+  EnabledRules,
+  FindingSeverity,
+} from './lint/engine.js';
+export { RULES, ruleById, ruleDocsUrl } from './rules/index.js';
+export type { Rule, RuleMeta, Severity } from './rules/rule.js';
+export { REPORTERS } from './reporters/index.js';
+export type { Reporter, ReporterContext, LintResults } from './reporters/types.js';
+export { FORMATS, formatByName } from './formats/index.js';
+export { detectFormat } from './formats/detect.js';
+export type {
+  ConversationFormat,
+  Conversation,
+  ReadResult,
+  WriteResult,
+  Loss,
+} from './formats/format.js';
+export { dropUnsafeMedia, dropSystemMessages } from './core/sanitize.js';
