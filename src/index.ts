@@ -12,18 +12,10 @@ export type { SourceDocument, SourceUnit } from './model/document.js';
 export { locatePointers, LineIndex } from './model/positions.js';
 export type { SourcePosition } from './model/positions.js';
 export { parsePointer, toPointer, valueAt, replaceAt } from './model/pointer.js';
-export {
-  ConversationSchema,
-  EnvelopeSchema,
-  MessageSchema,
-  PartSchema,
-  PART_TYPES,
-  ROLES,
-  shapeProblem,
-} from './model/types.js';
+export { ConversationSchema, EnvelopeSchema, MessageSchema, PartSchema } from './model/schema.js';
+export { PART_TYPES, ROLES, shapeProblem } from './model/types.js';
+export type { Message, Part } from './model/types.js';
 export type {
-  Message,
-  Part,
   MessageV1,
   ConversationV1,
   TextPart,
@@ -32,7 +24,7 @@ export type {
   ToolCallPart,
   ToolResultPart,
   ReasoningPart,
-} from './model/types.js';
+} from './model/schema.js';
 
 export { normalizeHistory, INTERRUPTED_TEXT } from './core/normalize.js';
 export type {

@@ -7,7 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../src/model/json.js';
-import { ConversationSchema } from '../src/model/types.js';
+import { ConversationSchema } from '../src/model/schema.js';
 import { conversationArb, messagesArb } from './helpers/arbitraries.js';
 
 const schemaText = readFileSync(

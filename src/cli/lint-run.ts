@@ -5,7 +5,8 @@
 import { promises as fs, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config/load.js';
-import { FORMAT_NAMES, TARGETS, type Config } from '../config/schema.js';
+import { FORMAT_NAMES, TARGETS } from '../config/names.js';
+import type { Config } from '../config/schema.js';
 import { countFindings, lintBytes, type FileResult } from '../lint/engine.js';
 import { runTasks } from '../lint/pool.js';
 import { parseShard, shardOf } from '../lint/shard.js';

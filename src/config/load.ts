@@ -8,7 +8,10 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { JsonParseError, parseJson } from '../model/json.js';
 import { LineIndex } from '../model/positions.js';
-import { ConfigSchema, type Config } from './schema.js';
+import type { Config } from './schema.js';
+
+/** The zod schema module, loaded only when there is a config to validate (zod costs start-up time). */
+type SchemaModule = typeof import('./schema.js');
 
 /** The config file name looked for. */
 export const CONFIG_NAME = 'histlint.config.json';
@@ -44,15 +47,15 @@ function keyPath(p: readonly PropertyKey[]): string {
 }
 
 /** The keys an object at a config path accepts, for error messages. */
-function acceptedKeys(p: readonly PropertyKey[]): string {
+function acceptedKeys(p: readonly PropertyKey[], schema: SchemaModule): string {
   const last = p[p.length - 1];
   if (last === 'rules') return 'a rule id (see "histlint rules")';
   if (p.length === 2 && p[0] === 'overrides') return 'one of files|rules';
-  return `one of ${Object.keys(ConfigSchema.shape).join('|')}`;
+  return `one of ${Object.keys(schema.ConfigSchema.shape).join('|')}`;
 }
 
 /** One readable line per zod issue. */
-export function describeIssue(issue: z.core.$ZodIssue): string {
+export function describeIssue(issue: z.core.$ZodIssue, schema: SchemaModule): string {
   const where = keyPath(issue.path);
   switch (issue.code) {
     case 'invalid_value':
@@ -61,7 +64,7 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
       return issue.keys
         .map(
           (k) =>
-            `${keyPath([...issue.path, k])}: unknown key (expected ${acceptedKeys(issue.path)})`,
+            `${keyPath([...issue.path, k])}: unknown key (expected ${acceptedKeys(issue.path, schema)})`,
         )
         .join('; ');
     case 'invalid_type':
@@ -75,10 +78,11 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
 }
 
 /** Validates a parsed config value. Throws {@link ConfigError}. */
-export function validateConfig(value: unknown, file: string): Config {
-  const result = ConfigSchema.safeParse(value);
+export async function validateConfig(value: unknown, file: string): Promise<Config> {
+  const schema = await import('./schema.js');
+  const result = schema.ConfigSchema.safeParse(value);
   if (!result.success) {
-    const text = result.error.issues.map(describeIssue).join('; ');
+    const text = result.error.issues.map((i) => describeIssue(i, schema)).join('; ');
     throw new ConfigError(`${file}: invalid config: ${text}`);
   }
   return result.data;
@@ -114,7 +118,7 @@ export async function readConfigFile(file: string, shown: string): Promise<Confi
     }
     throw new ConfigError(`${shown}${where}: invalid JSON in config: ${detail}`);
   }
-  return validateConfig(value, shown);
+  return await validateConfig(value, shown);
 }
 
 /** Finds `histlint.config.json` in `cwd` or the nearest folder above it. */

@@ -6,18 +6,9 @@
 import { z } from 'zod';
 import { FROM_CHOICES } from '../formats/names.js';
 import { RULES } from '../rules/index.js';
+import { FORMAT_NAMES, TARGETS } from './names.js';
 
-/** The provider targets `--target` and the config's `target` accept. */
-export const TARGETS = [
-  'openai-chat',
-  'openai-responses',
-  'anthropic',
-  'gemini',
-  'bedrock',
-] as const;
-
-/** The lint output formats. */
-export const FORMAT_NAMES = ['stylish', 'json', 'sarif', 'github', 'junit'] as const;
+export { FORMAT_NAMES, TARGETS };
 
 /** A configured severity. */
 export const SeveritySchema = z.enum(['off', 'warn', 'error']);

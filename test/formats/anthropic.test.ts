@@ -19,7 +19,8 @@ import {
   type JsonValue,
 } from '../../src/model/json.js';
 import { parsePointer, valueAt } from '../../src/model/pointer.js';
-import { ConversationSchema, type Message } from '../../src/model/types.js';
+import { ConversationSchema } from '../../src/model/schema.js';
+import type { Message } from '../../src/model/types.js';
 import { ROOT, SHARED } from '../helpers/cli.js';
 
 const CORPUS = path.join(SHARED, 'corpus');

@@ -18,7 +18,8 @@ import {
   type JsonValue,
 } from '../../src/model/json.js';
 import { parsePointer, valueAt } from '../../src/model/pointer.js';
-import { EnvelopeSchema, type Part } from '../../src/model/types.js';
+import { EnvelopeSchema } from '../../src/model/schema.js';
+import type { Part } from '../../src/model/types.js';
 import { ROOT } from '../helpers/cli.js';
 
 const CORPUS = path.join(ROOT, '..', 'shared', 'corpus');
