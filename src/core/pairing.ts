@@ -75,8 +75,9 @@ export function analyzePairing(
     }
   }
 
-  // Results that come after the first call with their id compete to answer it.
-  const candidates = new Map<string, ResultRef[]>();
+  // Results that come after the first call with their id compete to answer it: one is kept.
+  const keepLast = options.duplicates === 'keep-last';
+  const kept = new Map<string, ResultRef>();
   for (const r of results) {
     if (r.callId === undefined) continue;
     const call = firstCallById.get(r.callId);
@@ -88,24 +89,25 @@ export function analyzePairing(
     ) {
       r.status = 'before-call';
     } else {
-      const list = candidates.get(r.callId);
-      if (list === undefined) candidates.set(r.callId, [r]);
-      else list.push(r);
+      const earlier = kept.get(r.callId);
+      if (earlier === undefined) {
+        r.status = 'answer';
+        kept.set(r.callId, r);
+      } else if (keepLast) {
+        earlier.status = 'duplicate';
+        r.status = 'answer';
+        kept.set(r.callId, r);
+      } else {
+        r.status = 'duplicate';
+      }
     }
   }
-  const keepLast = options.duplicates === 'keep-last';
-  for (const list of candidates.values()) {
-    const kept = keepLast ? list.length - 1 : 0;
-    list.forEach((r, k) => {
-      r.status = k === kept ? 'answer' : 'duplicate';
-    });
-  }
 
+  // First calls are in the map in the order they appear, so this list is in input order.
   const unanswered: CallRef[] = [];
   for (const call of firstCallById.values()) {
-    if (!candidates.has(call.id!)) unanswered.push(call);
+    if (!kept.has(call.id!)) unanswered.push(call);
   }
-  unanswered.sort((a, b) => a.position - b.position || a.partIndex - b.partIndex);
   return { calls, results, firstCallById, unanswered };
 }
 
