@@ -47,5 +47,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** True when `value` is a UUID in its canonical 8-4-4-4-12 hex form. */
 export function isUuid(value: string): boolean {
-  return UUID.test(value);
+  // The length check rejects most non-UUIDs before the regex runs.
+  return value.length === 36 && UUID.test(value);
 }

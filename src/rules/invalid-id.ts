@@ -5,6 +5,8 @@
 import { isUuid } from '../core/ids.js';
 import { defineRule } from './rule.js';
 
+const ID_FIELDS = ['runId', 'conversationId'] as const;
+
 /** The `invalid-id` rule. */
 export default defineRule({
   meta: {
@@ -15,7 +17,7 @@ export default defineRule({
     messages: { invalid: '{field} "{value}" is not a UUID' },
   },
   message(m, i, _subject, ctx) {
-    for (const field of ['runId', 'conversationId'] as const) {
+    for (const field of ID_FIELDS) {
       const value = m[field];
       // A non-string is a schema error, reported there.
       if (typeof value === 'string' && !isUuid(value)) {

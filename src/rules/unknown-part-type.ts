@@ -9,6 +9,15 @@ import { defineRule } from './rule.js';
 const KNOWN = new Set<string>(PART_TYPES);
 const CONTENT = new Set<string>(CONTENT_PART_TYPES);
 
+/** True when `type` is `<format>:<block>`, a block of the file's own format (no string built per part). */
+function isOwnType(type: string, format: string): boolean {
+  return (
+    type.length > format.length &&
+    type.charCodeAt(format.length) === 0x3a &&
+    type.startsWith(format)
+  );
+}
+
 /** The `unknown-part-type` rule. */
 export default defineRule({
   meta: {
@@ -23,8 +32,7 @@ export default defineRule({
   },
   part(part, i, j, subject, ctx) {
     // A foreign format's own blocks with no v1 equivalent are carried as `<format>:<type>`: known there.
-    const own = `${subject.format}:`;
-    if (!KNOWN.has(part.type) && !part.type.startsWith(own)) {
+    if (!KNOWN.has(part.type) && !isOwnType(part.type, subject.format)) {
       ctx.report({
         messageId: 'unknown',
         data: { type: part.type },
@@ -42,7 +50,7 @@ export default defineRule({
         typeof item.type === 'string' &&
         !CONTENT.has(item.type) &&
         !KNOWN.has(item.type) &&
-        !item.type.startsWith(own)
+        !isOwnType(item.type, subject.format)
       ) {
         ctx.report({
           messageId: 'unknownContent',
