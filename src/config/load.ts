@@ -8,10 +8,11 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { JsonParseError, parseJson } from '../model/json.js';
 import { LineIndex } from '../model/positions.js';
+import type * as SchemaModuleNs from './schema.js';
 import type { Config } from './schema.js';
 
 /** The zod schema module, loaded only when there is a config to validate (zod costs start-up time). */
-type SchemaModule = typeof import('./schema.js');
+type SchemaModule = typeof SchemaModuleNs;
 
 /** The config file name looked for. */
 export const CONFIG_NAME = 'histlint.config.json';
