@@ -20,6 +20,8 @@ export interface InputStream extends AsyncIterable<Uint8Array | string> {
 export interface OutputStream {
   write(chunk: string): unknown;
   isTTY?: boolean;
+  /** The terminal's width, when the stream is one (Node sets it on a TTY). */
+  columns?: number;
 }
 
 /** The I/O `main` runs against: the process's own, or a test's. */

@@ -1,7 +1,9 @@
 /**
- * `histlint stats`: messages, tool calls, results and tokens per file and in
- * total (tokens by the README's counting rule).
+ * `histlint stats`: per file and in total, messages by role, tool calls,
+ * results, dangling calls and orphan results, tokens (by the README's
+ * counting rule) and bytes.
  */
+import { analyzePairing } from '../core/pairing.js';
 import { loadTokenCounter, messageTokens, type TokenizerName } from '../core/tokens.js';
 import { mapConversations } from '../formats/conversations.js';
 import { kindFromName, readDocument } from '../model/document.js';
@@ -10,6 +12,7 @@ import { parsePointer } from '../model/pointer.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
 import { expandInputs, print, readInput, type Io } from './io.js';
 import { oneLine } from './options.js';
+import { terminalSafe } from './terminal-text.js';
 
 /** The flags of `histlint stats`. */
 export interface StatsFlags {
@@ -18,6 +21,17 @@ export interface StatsFlags {
   stdinFilename?: string;
   format?: 'text' | 'json';
   tokenizer?: TokenizerName;
+  ignore?: string[];
+  errorOnUnmatchedPattern?: boolean;
+}
+
+/** Messages by role; `other` counts roles outside the v1 four (lint reports them). */
+export interface RoleCounts {
+  user: number;
+  assistant: number;
+  tool: number;
+  system: number;
+  other: number;
 }
 
 /** Counts of one file (or the total). */
@@ -25,9 +39,92 @@ export interface FileStats {
   file: string;
   conversations: number;
   messages: number;
+  roles: RoleCounts;
   toolCalls: number;
   toolResults: number;
+  /** Calls with an id and no result after them (what normalize would answer). */
+  dangling: number;
+  /** Results whose call is absent. */
+  orphans: number;
   tokens: number;
+  /** Size of the input in bytes. */
+  bytes: number;
+}
+
+/** A file stats could not read, as `--format json` lists it. */
+export interface FailedStats {
+  file: string;
+  error: { message: string; line?: number; column?: number };
+}
+
+function emptyStats(file: string): FileStats {
+  return {
+    file,
+    conversations: 0,
+    messages: 0,
+    roles: { user: 0, assistant: 0, tool: 0, system: 0, other: 0 },
+    toolCalls: 0,
+    toolResults: 0,
+    dangling: 0,
+    orphans: 0,
+    tokens: 0,
+    bytes: 0,
+  };
+}
+
+function addInto(total: FileStats, row: FileStats): void {
+  total.conversations += row.conversations;
+  total.messages += row.messages;
+  for (const k of Object.keys(total.roles) as (keyof RoleCounts)[]) total.roles[k] += row.roles[k];
+  total.toolCalls += row.toolCalls;
+  total.toolResults += row.toolResults;
+  total.dangling += row.dangling;
+  total.orphans += row.orphans;
+  total.tokens += row.tokens;
+  total.bytes += row.bytes;
+}
+
+/** The text table: one row per file, a rule, the total. */
+function table(rows: readonly FileStats[], total: FileStats): string {
+  const header = [
+    'file',
+    'conv',
+    'messages',
+    'user/asst/tool/sys',
+    'calls',
+    'results',
+    'dangling',
+    'orphans',
+    'tokens',
+    'bytes',
+  ];
+  const cells = (r: FileStats): string[] => [
+    terminalSafe(r.file),
+    String(r.conversations),
+    String(r.messages),
+    // Roles outside the four show as a fifth count, so the columns still add up.
+    [r.roles.user, r.roles.assistant, r.roles.tool, r.roles.system]
+      .concat(r.roles.other > 0 ? [r.roles.other] : [])
+      .join('/'),
+    String(r.toolCalls),
+    String(r.toolResults),
+    String(r.dangling),
+    String(r.orphans),
+    String(r.tokens),
+    String(r.bytes),
+  ];
+  const body = [...rows, total].map(cells);
+  const widths = header.map((h, k) => Math.max(h.length, ...body.map((b) => b[k]!.length)));
+  const fmt = (row: string[]): string =>
+    row
+      .map((cell, k) => (k === 0 ? cell.padEnd(widths[k]!) : cell.padStart(widths[k]!)))
+      .join('  ');
+  return [
+    fmt(header),
+    ...body.slice(0, -1).map(fmt),
+    '-'.repeat(widths.reduce((a, b) => a + b + 2, -2)),
+    fmt(body[body.length - 1]!),
+  ].join('\n');
 }
 
 /** Runs `histlint stats`; returns the exit code. */
@@ -44,28 +141,36 @@ export async function runStats(
   } catch (e) {
     throw new UsageError(`--pointer: ${oneLine(e)}`);
   }
-  const inputs = await expandInputs(
-    patterns,
-    io,
-    flags.stdinFilename === undefined ? {} : { stdinName: flags.stdinFilename },
-  );
+  const inputs = await expandInputs(patterns, io, {
+    ...(flags.stdinFilename === undefined ? {} : { stdinName: flags.stdinFilename }),
+    ...(flags.ignore === undefined ? {} : { ignore: flags.ignore }),
+    errorOnUnmatched: flags.errorOnUnmatchedPattern !== false,
+    expandDirectories: true,
+  });
   const count = await loadTokenCounter(flags.tokenizer ?? 'o200k_base');
   const rows: FileStats[] = [];
+  const listed: (FileStats | FailedStats)[] = [];
   let exit = EXIT_OK;
-  for (const input of inputs) {
-    const row: FileStats = {
-      file: input.display,
-      conversations: 0,
-      messages: 0,
-      toolCalls: 0,
-      toolResults: 0,
-      tokens: 0,
+  /** Reports a file (or JSONL line) that could not be read; returns its JSON entry's error. */
+  const fail = (file: string, error: unknown, unitLine?: number): FailedStats['error'] => {
+    const e = error instanceof SourceError ? error : undefined;
+    const line = unitLine ?? e?.line;
+    const column = e?.column;
+    const where = line === undefined ? '' : `:${line}${column === undefined ? '' : `:${column}`}`;
+    print(io.stderr, `${terminalSafe(file)}${where}: error: ${oneLine(error)}\n`);
+    exit = EXIT_USAGE;
+    return {
+      message: oneLine(error),
+      ...(line === undefined ? {} : { line }),
+      ...(line === undefined || column === undefined ? {} : { column }),
     };
+  };
+  for (const input of inputs) {
+    const row = emptyStats(input.display);
     try {
-      const doc = readDocument(
-        await readInput(input, io),
-        kindFromName(input.absolute ?? flags.stdinFilename ?? ''),
-      );
+      const bytes = await readInput(input, io);
+      row.bytes = bytes.length;
+      const doc = readDocument(bytes, kindFromName(input.absolute ?? flags.stdinFilename ?? ''));
       const { units } = mapConversations(
         doc,
         { pointer, writing: false, ...(flags.from === undefined ? {} : { from: flags.from }) },
@@ -73,75 +178,55 @@ export async function runStats(
           row.conversations++;
           row.messages += messages.length;
           for (const m of messages) {
+            const role = m.role;
+            if (role === 'user' || role === 'assistant' || role === 'tool' || role === 'system')
+              row.roles[role]++;
+            else row.roles.other++;
             row.tokens += messageTokens(m, count);
             for (const p of m.parts) {
               if (p.type === 'tool-call') row.toolCalls++;
               else if (p.type === 'tool-result') row.toolResults++;
             }
           }
+          const pairing = analyzePairing(messages);
+          row.dangling += pairing.unanswered.length;
+          for (const r of pairing.results) if (r.status === 'orphan') row.orphans++;
           return { messages, changed: false };
         },
       );
-      let failed = 0;
+      let bad = 0;
+      let first: FailedStats['error'] | undefined;
       for (const u of units) {
         if (u.error === undefined) continue;
-        failed++;
-        const e = u.error as SourceError;
-        const line = u.line ?? e.line;
-        print(
-          io.stderr,
-          `${input.display}${line !== undefined ? `:${line}` : ''}: error: ${oneLine(e)}\n`,
-        );
-        exit = EXIT_USAGE;
+        bad++;
+        const error = fail(input.display, u.error, u.line);
+        first ??= error;
       }
-      if (failed > 0 && failed === units.length) continue;
+      if (bad > 0 && bad === units.length) {
+        listed.push({ file: input.display, error: first! });
+        continue;
+      }
     } catch (e) {
       if (!(e instanceof SourceError)) throw e;
-      print(io.stderr, `${input.display}: error: ${e.message}\n`);
-      exit = EXIT_USAGE;
+      listed.push({ file: input.display, error: fail(input.display, e) });
       continue;
     }
     rows.push(row);
+    listed.push(row);
   }
-  const total: FileStats = {
-    file: 'total',
-    conversations: 0,
-    messages: 0,
-    toolCalls: 0,
-    toolResults: 0,
-    tokens: 0,
-  };
-  for (const r of rows) {
-    total.conversations += r.conversations;
-    total.messages += r.messages;
-    total.toolCalls += r.toolCalls;
-    total.toolResults += r.toolResults;
-    total.tokens += r.tokens;
-  }
+  const total = emptyStats('total');
+  for (const r of rows) addInto(total, r);
   if (flags.format === 'json') {
     print(
       io.stdout,
-      JSON.stringify({ files: rows, total, tokenizer: flags.tokenizer ?? 'o200k_base' }, null, 2) +
-        '\n',
+      JSON.stringify(
+        { files: listed, total, tokenizer: flags.tokenizer ?? 'o200k_base' },
+        null,
+        2,
+      ) + '\n',
     );
     return exit;
   }
-  const header = ['file', 'conversations', 'messages', 'tool calls', 'results', 'tokens'];
-  const body = [...rows, total].map((r) => [
-    r.file,
-    ...[r.conversations, r.messages, r.toolCalls, r.toolResults, r.tokens].map(String),
-  ]);
-  const widths = header.map((h, k) => Math.max(h.length, ...body.map((b) => b[k]!.length)));
-  const fmt = (cells: string[]): string =>
-    cells
-      .map((cell, k) => (k === 0 ? cell.padEnd(widths[k]!) : cell.padStart(widths[k]!)))
-      .join('  ');
-  const lines = [
-    fmt(header),
-    ...body.slice(0, -1).map(fmt),
-    '-'.repeat(widths.reduce((a, b) => a + b + 2, -2)),
-    fmt(body[body.length - 1]!),
-  ];
-  print(io.stdout, lines.join('\n') + '\n');
+  print(io.stdout, table(rows, total) + '\n');
   return exit;
 }

@@ -4,7 +4,10 @@
  */
 import type { Reporter } from './types.js';
 
-/** Escapes text for XML, dropping characters XML 1.0 cannot hold. */
+/**
+ * Escapes text for XML, dropping characters XML 1.0 cannot hold. A CR is
+ * written as a reference, since a parser turns a raw CR (or CRLF) into LF.
+ */
 function xml(s: string): string {
   return s
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
@@ -12,7 +15,13 @@ function xml(s: string): string {
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+    .replace(/'/g, '&apos;')
+    .replace(/\r/g, '&#13;');
+}
+
+/** Escapes an attribute value: as {@link xml}, and tab and LF as references too, which a parser would otherwise turn into spaces. */
+function attr(s: string): string {
+  return xml(s).replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
 }
 
 /** Renders results as JUnit XML. */
@@ -31,11 +40,11 @@ export const junitReporter: Reporter = (results) => {
   for (const file of results.files) {
     const errors = file.findings.filter((f) => f.severity === 'error');
     const warnings = file.findings.filter((f) => f.severity === 'warn');
-    const open = `    <testcase classname="histlint" name="${xml(file.file)}"`;
+    const open = `    <testcase classname="histlint" name="${attr(file.file)}"`;
     if (file.error !== undefined) {
       out.push(
         `${open}>`,
-        `      <error type="io" message="${xml(file.error.message)}"/>`,
+        `      <error type="io" message="${attr(file.error.message)}"/>`,
         '    </testcase>',
       );
       continue;
@@ -48,7 +57,7 @@ export const junitReporter: Reporter = (results) => {
     for (const f of errors) {
       const where = `${file.file}:${f.line}:${f.column}`;
       out.push(
-        `      <failure type="${xml(f.ruleId)}" message="${xml(f.message)}">${xml(`${where} ${f.message} (${f.ruleId})`)}</failure>`,
+        `      <failure type="${attr(f.ruleId)}" message="${attr(f.message)}">${xml(`${where} ${f.message} (${f.ruleId})`)}</failure>`,
       );
     }
     if (warnings.length > 0) {

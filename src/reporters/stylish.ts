@@ -6,6 +6,16 @@ import { Chalk } from 'chalk';
 import { ruleById } from '../rules/index.js';
 import type { Reporter } from './types.js';
 
+// C0, DEL, C1, zero-width and bidi controls, and the line/paragraph separators.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
+/** One line a terminal shows as written: line breaks become spaces, other controls `\uXXXX`. */
+function oneLine(s: string): string {
+  return s
+    .replace(/\r?\n/g, ' ')
+    .replace(UNSAFE, (ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -19,17 +29,21 @@ export const stylishReporter: Reporter = (results, ctx) => {
   for (const file of results.files) {
     if (file.error !== undefined) {
       unreadable++;
-      out.push(c.underline(file.file), `  ${c.red('error')}  ${file.error.message}`, '');
+      out.push(
+        c.underline(oneLine(file.file)),
+        `  ${c.red('error')}  ${oneLine(file.error.message)}`,
+        '',
+      );
       continue;
     }
     if (file.findings.length === 0) continue;
-    out.push(c.underline(file.file));
+    out.push(c.underline(oneLine(file.file)));
     const rows = file.findings.map((f) => {
       if (ruleById(f.ruleId)?.meta.fixable) fixable++;
       return [
         `${f.line}:${f.column}`,
         f.severity === 'error' ? 'error' : 'warning',
-        f.message.replace(/\r?\n/g, ' '),
+        oneLine(f.message),
         f.ruleId,
       ];
     });

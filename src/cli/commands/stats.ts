@@ -3,15 +3,17 @@
  */
 import { Option, type Command } from 'commander';
 import type { StatsFlags } from '../stats-run.js';
-import { addReadOptions, type CommandContext } from '../options.js';
+import { addReadOptions, collect, type CommandContext } from '../options.js';
 
 /** Adds the command. */
 export function registerStats(program: Command, ctx: CommandContext): void {
   addReadOptions(
     program
       .command('stats')
-      .description('messages, tool calls, results and tokens per file and in total')
-      .argument('[patterns...]', 'files or globs; "-" for standard input'),
+      .description(
+        'messages by role, tool calls, results, dangling calls, orphans, tokens and bytes per file and in total',
+      )
+      .argument('[patterns...]', 'files, folders or globs; "-" for standard input'),
   )
     .addOption(
       new Option('-f, --format <name>', 'output format').choices(['text', 'json']).default('text'),
@@ -22,6 +24,8 @@ export function registerStats(program: Command, ctx: CommandContext): void {
         'cl100k_base',
       ]),
     )
+    .option('--ignore <pattern>', 'skip files matching PATTERN (repeatable)', collect)
+    .option('--no-error-on-unmatched-pattern', 'do not fail when a pattern matches no file')
     .action(async (patterns: string[], opts: StatsFlags) => {
       const { runStats } = await import('../stats-run.js');
       ctx.setExit(await runStats(patterns, opts, ctx.io));
