@@ -8,10 +8,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   AgentConfigError,
   McpStartError,
+  ModelRequestError,
   RunError,
   canContinue,
   connectMcpServers,
@@ -28,7 +29,7 @@ import {
 import { isUuid } from '../src/core/ids.js';
 import { INTERRUPTED_TEXT } from '../src/core/normalize.js';
 import type { Message, Part } from '../src/model/types.js';
-import { startMockLlm, type MockLlm } from './helpers/mock-llm.js';
+import { startMockLlm, type MockFault, type MockLlm } from './helpers/mock-llm.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ECHO_SERVER = path.join(ROOT, 'fixtures/mcp/echo-server.mjs');
@@ -92,7 +93,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await mock.close();
 });
-afterEach(() => mock.reset());
+// Every request any test made must be one the provider accepts (test/helpers/provider-acceptance.ts).
+afterEach(() => {
+  mock.reset();
+  expect(mock.takeViolations(), 'requests the provider would refuse').toEqual([]);
+});
 
 function openai(extra: { maxRetries?: number; timeoutMs?: number } = {}): ModelClient {
   return createModel({
@@ -100,6 +105,20 @@ function openai(extra: { maxRetries?: number; timeoutMs?: number } = {}): ModelC
     model: 'gpt-test',
     env: ENV,
     baseURL: mock.openaiBase,
+    maxRetries: extra.maxRetries ?? 0,
+    ...(extra.timeoutMs === undefined ? {} : { timeoutMs: extra.timeoutMs }),
+  });
+}
+
+function modelFor(
+  provider: 'openai' | 'anthropic',
+  extra: { maxRetries?: number; timeoutMs?: number } = {},
+): ModelClient {
+  return createModel({
+    provider,
+    model: provider === 'openai' ? 'gpt-test' : 'claude-test',
+    env: ENV,
+    baseURL: provider === 'openai' ? mock.openaiBase : mock.url,
     maxRetries: extra.maxRetries ?? 0,
     ...(extra.timeoutMs === undefined ? {} : { timeoutMs: extra.timeoutMs }),
   });
@@ -503,30 +522,181 @@ describe('interruption', () => {
     expect(e.partial!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
   });
 
-  it('an abort inside a tool batch ends the partial at the reply; resuming repairs its calls', async () => {
-    const controller = new AbortController();
-    const slowTool: AgentTool = {
-      name: 'slow',
-      inputSchema: { type: 'object' },
-      execute: () =>
-        new Promise((resolve) => {
-          controller.abort();
-          setTimeout(() => resolve({ content: [text('late')] }), 20);
-        }),
-    };
-    mock.script({ toolCalls: [{ id: 's1', name: 'slow', arguments: '{}' }] });
-    const agent = createAgent({ model: openai(), tools: [slowTool] });
-    const e = await runError(agent.run([], 'hi', { signal: controller.signal }));
-    expect(e.stage).toBe('aborted');
-    expect(e.partial!.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
-    mock.script({ text: 'ok' });
-    const resumed = await agent.run(e.partial!.messages);
-    expect(resumed.messages[2]).toEqual({
-      role: 'tool',
-      parts: [
-        { type: 'tool-result', callId: 's1', name: 'slow', content: [text(INTERRUPTED_TEXT)] },
+  for (const provider of ['openai', 'anthropic'] as const) {
+    it(`${provider}: an abort inside a tool batch ends the partial at the reply; resuming repairs its calls`, async () => {
+      const controller = new AbortController();
+      const slowTool: AgentTool = {
+        name: 'slow',
+        inputSchema: { type: 'object' },
+        execute: () =>
+          new Promise((resolve) => {
+            controller.abort();
+            setTimeout(() => resolve({ content: [text('late')] }), 20);
+          }),
+      };
+      mock.script({ toolCalls: [{ id: 's1', name: 'slow', arguments: '{}' }] });
+      const agent = createAgent({ model: modelFor(provider), tools: [slowTool] });
+      const e = await runError(agent.run([], 'hi', { signal: controller.signal }));
+      expect(e.stage).toBe('aborted');
+      expect(e.partial!.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+      mock.script({ text: 'ok' });
+      const resumed = await agent.run(e.partial!.messages);
+      expect(resumed.messages[2]).toEqual({
+        role: 'tool',
+        parts: [
+          { type: 'tool-result', callId: 's1', name: 'slow', content: [text(INTERRUPTED_TEXT)] },
+        ],
+      });
+    });
+  }
+});
+
+describe('faults on the wire (every SDK path: JSON and streamed)', () => {
+  const cases: {
+    fault: MockFault;
+    stream: boolean;
+    kind: ModelRequestError['kind'];
+    message: RegExp;
+  }[] = [
+    { fault: 'reset', stream: false, kind: 'connection', message: /broke off mid-reply/ },
+    { fault: 'reset', stream: true, kind: 'connection', message: /broke off mid-reply/ },
+    { fault: 'malformed', stream: false, kind: 'protocol', message: /not JSON/ },
+    { fault: 'malformed', stream: true, kind: 'protocol', message: /not JSON/ },
+    {
+      fault: 'end',
+      stream: true,
+      kind: 'connection',
+      message: /ended before the reply was complete/,
+    },
+    { fault: 'stall', stream: false, kind: 'timeout', message: /the reply stopped arriving/ },
+    { fault: 'stall', stream: true, kind: 'timeout', message: /the reply stopped arriving/ },
+    { fault: 'error-event', stream: false, kind: 'protocol', message: /reported an error: \w+: / },
+    { fault: 'error-event', stream: true, kind: 'http', message: /reported an error: \w+: / },
+  ];
+  for (const provider of ['openai', 'anthropic'] as const) {
+    for (const c of cases) {
+      it(`${provider}: ${c.fault}${c.stream ? ' mid-stream' : ' in a JSON reply'}: a ${c.kind} failure, the partial through the last turn, resumable`, async () => {
+        mock.script(
+          { toolCalls: [{ id: 'w1', name: 'echo', arguments: '{"text":"1"}' }] },
+          { fault: c.fault, after: 3 },
+        );
+        const agent = createAgent({
+          model: modelFor(provider, { timeoutMs: 300 }),
+          tools: [echoTool],
+        });
+        const options = c.stream ? { onText: () => {} } : {};
+        const e = await runError(agent.run([], 'hi', options));
+        expect(e.stage).toBe('request');
+        expect(e.message).toMatch(c.message);
+        expect(e.cause).toBeInstanceOf(ModelRequestError);
+        expect((e.cause as ModelRequestError).kind).toBe(c.kind);
+        expect(e.partial!.requests).toBe(1);
+        expect(e.partial!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+        expect(JSON.stringify(e.partial!.messages)).not.toContain('never');
+        mock.script({ text: 'back again' });
+        const resumed = await agent.run(e.partial!.messages, undefined, options);
+        expect(resumed.messages.slice(0, 3)).toEqual(e.partial!.messages);
+        expect(resumed.text).toBe('back again');
+      });
+    }
+  }
+});
+
+describe('replies a provider would refuse to get back', () => {
+  it('anthropic: an empty reply is kept, but not sent back (the API takes no empty message)', async () => {
+    mock.script({}, { text: 'second' });
+    const agent = createAgent({ model: anthropic() });
+    const first = await agent.run([], 'hi');
+    expect(first.messages[1]).toMatchObject({ role: 'assistant', parts: [] });
+    const second = await agent.run(first.messages, 'again');
+    expect(second.text).toBe('second');
+    expect(sent(1).map((m) => m.role)).toEqual(['user', 'user']);
+  });
+
+  it('a blank prompt adds nothing', async () => {
+    for (const model of [openai(), anthropic()]) {
+      const e = await runError(createAgent({ model }).run([], '   '));
+      expect(e.stage).toBe('prompt');
+      mock.script({ text: 'answered' });
+      const r = await createAgent({ model }).run([{ role: 'user', parts: [text('q')] }], ' \n');
+      expect(r.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    }
+    expect(mock.requests).toHaveLength(2);
+  });
+});
+
+describe('a library prints nothing', () => {
+  it('anthropic: no console notice for a model the SDK calls deprecated', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      mock.script({ text: 'quiet' }, { text: 'quiet' });
+      const model = createModel({
+        provider: 'anthropic',
+        model: 'claude-sonnet-4-5',
+        env: ENV,
+        baseURL: mock.url,
+        maxRetries: 0,
+      });
+      await createAgent({ model }).run([], 'hi');
+      await createAgent({ model }).run([], 'hi', { onText: () => {} });
+      expect(warn).not.toHaveBeenCalled();
+      expect(error).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
+  });
+});
+
+describe('the mock refuses what the provider would refuse', () => {
+  const post = (url: string, body: unknown): Promise<Response> =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it('a dangling call, an orphan result, results out of place, undeclared tools: a 400, recorded', async () => {
+    const chat = await post(`${mock.openaiBase}/chat/completions`, {
+      model: 'm',
+      messages: [
+        { role: 'user', content: 'q' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+        },
+        { role: 'user', content: 'between' },
+        { role: 'tool', tool_call_id: 'c1', content: 'late' },
       ],
     });
+    expect(chat.status).toBe(400);
+    const messages = await post(`${mock.url}/v1/messages`, {
+      model: 'm',
+      max_tokens: 10,
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'q' }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: {} }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'first' },
+            { type: 'tool_result', tool_use_id: 't1', content: 'r' },
+          ],
+        },
+      ],
+    });
+    expect(messages.status).toBe(400);
+    expect(((await messages.json()) as { error: { type: string } }).error.type).toBe(
+      'invalid_request_error',
+    );
+    const seen = mock.takeViolations();
+    expect(seen.map((v) => v.path)).toEqual(['/v1/chat/completions', '/v1/messages']);
+    expect(seen[0]!.problems.join('\n')).toMatch(/openai-chat\/tool-results-adjacent/);
+    expect(seen[0]!.problems.join('\n')).toMatch(/openai-chat\/tool-message-after-call/);
+    expect(seen[1]!.problems.join('\n')).toMatch(/anthropic\/tool-result-first/);
+    expect(seen[1]!.problems.join('\n')).toMatch(/tool_use names "f", which tools does not define/);
   });
 });
 
@@ -694,6 +864,7 @@ describe('module boundaries (STYLE.md)', () => {
     'agent.ts',
     'anthropic.ts',
     'errors.ts',
+    'fetch.ts',
     'history.ts',
     'index.ts',
     'mcp.ts',

@@ -20,7 +20,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isUuid } from '../src/core/ids.js';
 import type { Message } from '../src/model/types.js';
 import { ROOT, runCli, type CliResult, type RunOptions } from './helpers/cli.js';
-import { startMockLlm, type MockLlm } from './helpers/mock-llm.js';
+import { startMockLlm, type MockLlm, type MockReply } from './helpers/mock-llm.js';
 
 const ECHO_SERVER = path.join(ROOT, 'fixtures/mcp/echo-server.mjs');
 const KEY = 'sk-test-CLI-SECRET-abcdef0123456789';
@@ -39,7 +39,11 @@ afterAll(async () => {
   await mock.close();
   rmSync(work, { recursive: true, force: true });
 });
-afterEach(() => mock.reset());
+// Every request any test made must be one the provider accepts (test/helpers/provider-acceptance.ts).
+afterEach(() => {
+  mock.reset();
+  expect(mock.takeViolations(), 'requests the provider would refuse').toEqual([]);
+});
 
 /** A fresh file name in the work folder. */
 function fresh(name: string): string {
@@ -66,6 +70,25 @@ function run(args: string[], options: RunOptions = {}): Promise<CliResult> {
     { cwd: work, env: ENV, stdinIsTTY: true, ...options },
   );
 }
+
+/** `histlint run` against the mock as `provider`, no retries unless the args say, a terminal on standard input. */
+function runAs(provider: Provider, args: string[], options: RunOptions = {}): Promise<CliResult> {
+  const endpoint =
+    provider === 'openai'
+      ? ['--base-url', mock.openaiBase]
+      : ['--provider', 'anthropic', '--base-url', mock.url];
+  return runCli(['run', '--model', 'test-model', ...endpoint, '--max-retries', '0', ...args], {
+    cwd: work,
+    env: ENV,
+    stdinIsTTY: true,
+    ...options,
+  });
+}
+
+type Provider = 'openai' | 'anthropic';
+const PROVIDERS: Provider[] = ['openai', 'anthropic'];
+/** The `--target` whose rules a provider's requests follow. */
+const TARGET = { openai: 'openai-chat', anthropic: 'anthropic' } as const;
 
 const mcp = (name: string): string => `"${process.execPath}" "${ECHO_SERVER}" --name ${name}`;
 
@@ -392,37 +415,54 @@ describe('histlint run: MCP tools', () => {
 });
 
 describe('histlint run: failure and resume', () => {
-  it('max-steps: exit 3, the partial written with failed "not run" results; running on it resumes', async () => {
-    mock.script(
-      { toolCalls: [{ id: 't1', name: 'echo', arguments: '{"text":"1"}' }] },
-      { toolCalls: [{ id: 't2', name: 'echo', arguments: '{"text":"2"}' }] },
-    );
-    const out = fresh('steps.json');
-    const r = await run(['--prompt', 'loop', '--mcp', mcp('one'), '--max-steps', '2', '-o', out]);
-    expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/failed at stage max-steps/);
-    expect(r.stderr).toMatch(/2 requests, 1 tool execution, tokens 20 in \/ 10 out/);
-    expect(r.stderr).toContain(`partial conversation written to ${out}`);
-    const partial = readJson(out).messages;
-    expect(partial.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
-    expect(partial[4]!.parts).toEqual([
-      {
-        type: 'tool-result',
-        callId: 't2',
-        name: 'echo',
-        content: [text('not run: the run stopped at its limit of 2 model requests (max-steps)')],
-        failed: true,
-      },
-    ]);
-    mock.script({ text: 'resumed fine' });
-    const again = await run([out, '--write']);
-    expect(again.code).toBe(0);
-    const resumed = readJson(out).messages;
-    expect(resumed.slice(0, 5)).toEqual(partial);
-    expect(resumed[5]).toMatchObject({ role: 'assistant', parts: [text('resumed fine')] });
-    expect(resumed[5]!.conversationId).toBe(partial[0]!.conversationId);
-    expect(resumed[5]!.runId).not.toBe(partial[0]!.runId);
-  });
+  for (const provider of PROVIDERS) {
+    it(`${provider}: max-steps: exit 3, the partial written with failed "not run" results; running on it resumes`, async () => {
+      mock.script(
+        { toolCalls: [{ id: 't1', name: 'echo', arguments: '{"text":"1"}' }] },
+        { toolCalls: [{ id: 't2', name: 'echo', arguments: '{"text":"2"}' }] },
+      );
+      const out = fresh('steps.json');
+      const r = await runAs(provider, [
+        '--prompt',
+        'loop',
+        '--mcp',
+        mcp('one'),
+        '--max-steps',
+        '2',
+        '-o',
+        out,
+      ]);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/failed at stage max-steps/);
+      expect(r.stderr).toMatch(/2 requests, 1 tool execution, tokens 20 in \/ 10 out/);
+      expect(r.stderr).toContain(`partial conversation written to ${out}`);
+      const partial = readJson(out).messages;
+      expect(partial.map((m) => m.role)).toEqual([
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+        'tool',
+      ]);
+      expect(partial[4]!.parts).toEqual([
+        {
+          type: 'tool-result',
+          callId: 't2',
+          name: 'echo',
+          content: [text('not run: the run stopped at its limit of 2 model requests (max-steps)')],
+          failed: true,
+        },
+      ]);
+      mock.script({ text: 'resumed fine' });
+      const again = await runAs(provider, [out, '--write']);
+      expect(again.code).toBe(0);
+      const resumed = readJson(out).messages;
+      expect(resumed.slice(0, 5)).toEqual(partial);
+      expect(resumed[5]).toMatchObject({ role: 'assistant', parts: [text('resumed fine')] });
+      expect(resumed[5]!.conversationId).toBe(partial[0]!.conversationId);
+      expect(resumed[5]!.runId).not.toBe(partial[0]!.runId);
+    });
+  }
 
   it('the first request fails: exit 3, stage and counts printed, nothing written, the history untouched', async () => {
     mock.setFallback({ status: 500, message: 'upstream exploded' });
@@ -433,7 +473,9 @@ describe('histlint run: failure and resume', () => {
     const before = readFileSync(path.join(work, file), 'utf8');
     const r = await run([file, '--prompt', 'p', '--write']);
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/failed at stage request: request 1 failed: 500 upstream exploded/);
+    expect(r.stderr).toMatch(
+      /failed at stage request: request 1 failed: 500 server_error: upstream exploded/,
+    );
     expect(r.stderr).toMatch(
       /0 requests, 0 tool executions, tokens 0 in \/ 0 out; nothing completed/,
     );
@@ -519,6 +561,202 @@ describe('histlint run: failure and resume', () => {
     expect(readJson(out).messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
     expect(result.stderr).not.toContain(KEY);
   });
+});
+
+/** A fault the server commits on the request after the completed turns. */
+interface FaultCase {
+  name: string;
+  /** Completed model turns before the fault (each calls echo and fail). */
+  turns: number;
+  /** What the server answers after those turns (it keeps answering so when `fallback`). */
+  fault: MockReply;
+  fallback?: boolean;
+  args: string[];
+  /** Stream the reply (standard error is a terminal). */
+  stream: boolean;
+  /** Requests the server saw in the failed run. */
+  requests: number;
+  message: RegExp;
+}
+
+const LOST = 'lost in transit';
+
+const FAULTS: FaultCase[] = [
+  {
+    name: '500 after 2 good requests, retries spent',
+    turns: 2,
+    fault: { status: 500, message: 'upstream exploded' },
+    fallback: true,
+    args: ['--max-retries', '1'],
+    stream: false,
+    requests: 4,
+    message: /request 3 failed: 500 \w+: upstream exploded/,
+  },
+  {
+    name: 'a connection reset mid-stream (not retried: its text was shown)',
+    turns: 1,
+    fault: { fault: 'reset', after: 3, reply: { text: LOST } },
+    args: ['--max-retries', '2'],
+    stream: true,
+    requests: 2,
+    message: /request 2 failed: the connection broke off mid-reply/,
+  },
+  {
+    name: 'a malformed SSE event',
+    turns: 1,
+    fault: { fault: 'malformed', after: 3, reply: { text: LOST } },
+    args: [],
+    stream: true,
+    requests: 2,
+    message: /request 2 failed: the server sent a reply that is not JSON/,
+  },
+  {
+    name: 'a timeout: the server never answers',
+    turns: 1,
+    fault: { hang: true },
+    args: ['--timeout', '0.3'],
+    stream: false,
+    requests: 2,
+    message: /request 2 failed: request timed out after 0.3s/,
+  },
+  {
+    name: 'a timeout: the stream stalls mid-reply',
+    turns: 1,
+    fault: { fault: 'stall', after: 3, reply: { text: LOST } },
+    args: ['--timeout', '0.3'],
+    stream: true,
+    requests: 2,
+    message: /request 2 failed: request timed out after 0.3s: the reply stopped arriving/,
+  },
+  {
+    name: 'a stream that ends cleanly before the reply is complete',
+    turns: 1,
+    fault: { fault: 'end', after: 3, reply: { text: LOST } },
+    args: [],
+    stream: true,
+    requests: 2,
+    message: /request 2 failed: the reply stream ended before the reply was complete/,
+  },
+  {
+    name: "the provider's error event mid-stream",
+    turns: 1,
+    fault: { fault: 'error-event', after: 3, reply: { text: LOST } },
+    args: [],
+    stream: true,
+    requests: 2,
+    message: /request 2 failed: the server reported an error: \w+: /,
+  },
+];
+
+/** A turn that calls a tool that works and one that fails. */
+function toolTurn(k: number): MockReply {
+  return {
+    toolCalls: [
+      { id: `call_e${k}`, name: 'echo', arguments: `{"text":"turn ${k}"}` },
+      { id: `call_f${k}`, name: 'fail', arguments: `{"reason":"turn ${k}"}` },
+    ],
+  };
+}
+
+describe('histlint run: faults, partial conversations and resume', () => {
+  for (const provider of PROVIDERS) {
+    for (const c of FAULTS) {
+      it(`${provider}: ${c.name}: exit 3, the partial through the last completed turn, and a resume`, async () => {
+        for (let k = 1; k <= c.turns; k++) mock.script(toolTurn(k));
+        if (c.fallback === true) mock.setFallback(c.fault);
+        else mock.script(c.fault);
+        const out = fresh(`${provider}-fault.json`);
+        const r = await runAs(
+          provider,
+          ['--prompt', 'go', '--mcp', mcp('one'), ...c.args, '-o', out],
+          { stderrIsTTY: c.stream },
+        );
+        expect(r.code, r.stderr).toBe(3);
+        expect(mock.requests).toHaveLength(c.requests);
+        expect(mock.requests.every((q) => (q.body.stream === true) === c.stream)).toBe(true);
+        expect(r.stderr).toMatch(/failed at stage request: /);
+        expect(r.stderr).toMatch(c.message);
+        const tools = 2 * c.turns;
+        expect(r.stderr).toContain(
+          `${c.turns} request${c.turns === 1 ? '' : 's'}, ${tools} tool executions`,
+        );
+        expect(r.stderr).toContain(`partial conversation written to ${out}`);
+        // What streamed before the fault was shown, and is not in the partial.
+        if (c.stream && 'fault' in c.fault) expect(r.stderr).toContain('lost in');
+        const partial = readJson(out).messages;
+        expect(partial.map((m) => m.role)).toEqual([
+          'user',
+          ...Array.from({ length: c.turns }, () => ['assistant', 'tool']).flat(),
+        ]);
+        expect(JSON.stringify(partial)).not.toContain('lost in');
+        expect(partial.at(-1)!.parts).toEqual([
+          {
+            type: 'tool-result',
+            callId: `call_e${c.turns}`,
+            name: 'echo',
+            content: [text(`one: turn ${c.turns}`)],
+          },
+          {
+            type: 'tool-result',
+            callId: `call_f${c.turns}`,
+            name: 'fail',
+            content: [text(`failed on purpose: turn ${c.turns}`)],
+            failed: true,
+          },
+        ]);
+        expectNoKey(r, [out]);
+
+        // The server recovers; running on the partial continues it, no prompt needed.
+        mock.reset();
+        mock.script({ text: 'resumed fine' });
+        const again = await runAs(provider, [out, '--mcp', mcp('one'), '--write']);
+        expect(again.code, again.stderr).toBe(0);
+        const resumed = readJson(out).messages;
+        expect(resumed.slice(0, partial.length)).toEqual(partial);
+        expect(resumed.slice(partial.length)).toMatchObject([
+          { role: 'assistant', parts: [text('resumed fine')] },
+        ]);
+        expect(resumed.at(-1)!.conversationId).toBe(partial[0]!.conversationId);
+        // The results went back to the model as the last thing sent.
+        expect(JSON.stringify(sent(0).at(-1))).toContain(`failed on purpose: turn ${c.turns}`);
+        // The resumed conversation pairs cleanly, under the provider's own rules too.
+        const lint = await runCli(['lint', '--target', TARGET[provider], out], { cwd: work });
+        expect(lint.code, lint.stdout).toBe(0);
+      });
+    }
+
+    it(`${provider}: a fault in the first request writes nothing`, async () => {
+      mock.script({ fault: 'reset', after: 3, reply: { text: LOST } });
+      const out = fresh('nothing.json');
+      const r = await runAs(provider, ['--prompt', 'go', '-o', out], { stderrIsTTY: true });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/nothing completed, nothing written/);
+      expect(existsSync(path.join(work, out))).toBe(false);
+    });
+
+    it(`${provider}: Ctrl-C mid-stream: exit 130, the half reply left out, and a resume`, async () => {
+      const controller = new AbortController();
+      mock.script(toolTurn(1), () => {
+        setTimeout(() => controller.abort(), 100);
+        return { fault: 'stall', after: 3, reply: { text: LOST } };
+      });
+      const out = fresh('ctrl-c.json');
+      const r = await runAs(provider, ['--prompt', 'go', '--mcp', mcp('one'), '-o', out], {
+        stderrIsTTY: true,
+        signal: controller.signal,
+      });
+      expect(r.code).toBe(130);
+      expect(r.stderr).toMatch(/failed at stage aborted/);
+      expect(r.stderr).toContain('lost in');
+      const partial = readJson(out).messages;
+      expect(partial.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+      mock.reset();
+      mock.script({ text: 'after the interruption' });
+      const again = await runAs(provider, [out, '--write']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(readJson(out).messages.slice(0, 3)).toEqual(partial);
+    });
+  }
 });
 
 describe('histlint run: refused before any request (exit 2)', () => {

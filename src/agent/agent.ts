@@ -27,8 +27,9 @@ export const DEFAULT_MAX_STEPS = 10;
 /** An agent: a model, instructions, tools and a history processor, ready to run. */
 export interface Agent {
   /**
-   * Runs one turn on `history`: the prompt may be omitted when the history
-   * ends with a user message or tool results. Throws {@link RunError}.
+   * Runs one turn on `history`: the prompt may be omitted (a blank one adds
+   * nothing) when the history ends with a user message or tool results.
+   * Throws {@link RunError}.
    */
   run(history: readonly Message[], prompt?: string, options?: AgentRunOptions): Promise<RunResult>;
 }
@@ -184,7 +185,8 @@ async function runAgent(
   // Every system message of the history gives way to the instructions, sent the provider's way.
   const sent = normalizeHistory(window).messages.filter((m) => m.role !== 'system');
 
-  if (prompt !== undefined && prompt !== '') {
+  // A blank prompt adds nothing (a provider may refuse blank text), like blank instructions.
+  if (prompt !== undefined && prompt.trim() !== '') {
     added.push(stamp({ role: 'user', parts: [textPart(prompt)] }));
   } else if (!canContinue(sent)) {
     throw fail(

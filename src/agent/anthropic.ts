@@ -8,9 +8,11 @@ import type * as AnthropicSdk from '@anthropic-ai/sdk';
 import { anthropicFormat } from '../formats/anthropic.js';
 import { objectToArguments } from '../formats/shared.js';
 import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
-import type { Message, Part } from '../model/types.js';
+import { isObject, type Message, type Part } from '../model/types.js';
+import { ModelRequestError } from './errors.js';
+import { fetchWithBodyTimeout } from './fetch.js';
 import { wireArguments } from './history.js';
-import { toModelRequestError } from './provider-errors.js';
+import { notAReply, toModelRequestError } from './provider-errors.js';
 import type { ProviderSettings } from './providers.js';
 import type {
   ModelCallOptions,
@@ -34,7 +36,11 @@ export function anthropicRequestBody(
   maxOutputTokens?: number,
 ): JsonObject {
   const written = anthropicFormat.write({ version: 1, messages: wireArguments(request.messages) });
-  const messages = (written.value as JsonObject).messages as JsonValue[];
+  // A message left with no blocks (an empty reply, or only blank text, which the API refuses and
+  // the writer leaves out) is not sent: the API takes no empty message but a final assistant one.
+  const messages = ((written.value as JsonObject).messages as JsonValue[]).filter(
+    (m) => !(isObject(m) && Array.isArray(m.content) && m.content.length === 0),
+  );
   const body: JsonObject = { model, max_tokens: maxOutputTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS };
   if (request.instructions !== '') body.system = request.instructions;
   body.messages = messages;
@@ -146,6 +152,7 @@ export function createAnthropicClient(settings: ProviderSettings): ModelClient {
         baseURL: settings.baseURL,
         maxRetries: settings.maxRetries,
         timeout: settings.timeoutMs,
+        fetch: fetchWithBodyTimeout(settings.timeoutMs),
         logLevel: 'off',
       }),
     })));
@@ -156,12 +163,21 @@ export function createAnthropicClient(settings: ProviderSettings): ModelClient {
     async request(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
       const body = anthropicRequestBody(settings.model, request, settings.maxOutputTokens);
       const { mod, client } = await load();
-      type Params = AnthropicSdk.Anthropic.MessageCreateParamsNonStreaming;
+      // POST /v1/messages as `messages.create` sends it, without the notices that method writes
+      // to the console (a deprecated model name, once per request): a library prints nothing.
+      const post = <T>(stream: boolean): Promise<T> =>
+        client.post<T>('/v1/messages', {
+          body: stream ? { ...body, stream: true } : body,
+          stream,
+          timeout: settings.timeoutMs,
+          signal: options.signal ?? null,
+        }) as Promise<T>;
       try {
         if (options.onText === undefined) {
-          const reply = await client.messages.create(body as never as Params, {
-            signal: options.signal,
-          });
+          const reply = await post<AnthropicSdk.Anthropic.Message>(false);
+          if (!Array.isArray((reply as { content?: unknown }).content)) {
+            throw notAReply(reply, [settings.apiKey]);
+          }
           const response: ModelResponse = {
             message: anthropicReplyMessage(reply.content as unknown as ReplyBlock[]),
             usage: usageOf(reply.usage),
@@ -169,11 +185,12 @@ export function createAnthropicClient(settings: ProviderSettings): ModelClient {
           if (typeof reply.stop_reason === 'string') response.stopReason = reply.stop_reason;
           return response;
         }
-        const stream = await client.messages.create(
-          { ...(body as never as Params), stream: true },
-          { signal: options.signal },
-        );
-        return await collectStream(stream, options.onText);
+        const stream = await post<AsyncIterable<unknown>>(true);
+        const response = await collectStream(stream, options.onText);
+        // The SDK ends a stream quietly when the caller aborts it.
+        if (options.signal?.aborted === true)
+          throw new ModelRequestError('aborted', 'request aborted');
+        return response;
       } catch (e) {
         throw toModelRequestError(e, mod, [settings.apiKey], settings.timeoutMs, options.signal);
       }
@@ -264,6 +281,13 @@ async function collectStream(
         break;
     }
   }
+  // The API always ends a reply with its stop reason; a stream that stops without it was cut short.
+  if (stopReason === undefined) {
+    throw new ModelRequestError(
+      'connection',
+      'the reply stream ended before the reply was complete (no stop_reason)',
+    );
+  }
   const present = blocks.filter((b) => b !== undefined);
   const message = anthropicReplyMessage(present);
   // A tool_use whose streamed input did not parse keeps the text it got.
@@ -273,7 +297,5 @@ async function collectStream(
     const part = message.parts.filter((p) => p.type === 'tool-call')[k++];
     if (part !== undefined && typeof b.$arguments === 'string') part.arguments = b.$arguments;
   }
-  const response: ModelResponse = { message, usage: usageOf(usage) };
-  if (stopReason !== undefined) response.stopReason = stopReason;
-  return response;
+  return { message, usage: usageOf(usage), stopReason };
 }

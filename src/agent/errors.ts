@@ -47,8 +47,12 @@ export class AgentConfigError extends Error {
 export class ModelRequestError extends Error {
   /** The HTTP status, when the server answered. */
   readonly status?: number;
-  /** `timeout`, `connection`, `aborted` or `http`. */
-  readonly kind: 'timeout' | 'connection' | 'aborted' | 'http';
+  /**
+   * `timeout`, `connection` (no answer, or an answer cut short), `aborted`,
+   * `http` (the server reported an error) or `protocol` (an answer the
+   * adapter cannot read: not JSON, or not a reply).
+   */
+  readonly kind: 'timeout' | 'connection' | 'aborted' | 'http' | 'protocol';
 
   constructor(kind: ModelRequestError['kind'], message: string, status?: number) {
     super(message);

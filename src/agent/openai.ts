@@ -9,8 +9,10 @@ import type * as OpenAISdk from 'openai';
 import { openaiChatFormat } from '../formats/openai-chat.js';
 import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Message, Part } from '../model/types.js';
+import { ModelRequestError } from './errors.js';
+import { fetchWithBodyTimeout } from './fetch.js';
 import { wireArguments } from './history.js';
-import { toModelRequestError } from './provider-errors.js';
+import { notAReply, toModelRequestError } from './provider-errors.js';
 import type { ProviderSettings } from './providers.js';
 import type {
   ModelCallOptions,
@@ -100,6 +102,7 @@ export function createOpenAIClient(settings: ProviderSettings): ModelClient {
         baseURL: settings.baseURL,
         maxRetries: settings.maxRetries,
         timeout: settings.timeoutMs,
+        fetch: fetchWithBodyTimeout(settings.timeoutMs),
         // Everything the SDK would read from the process environment is given here instead.
         organization: settings.env.OPENAI_ORG_ID ?? null,
         project: settings.env.OPENAI_PROJECT_ID ?? null,
@@ -121,13 +124,18 @@ export function createOpenAIClient(settings: ProviderSettings): ModelClient {
             body as never as OpenAISdk.OpenAI.ChatCompletionCreateParamsNonStreaming,
             { signal: options.signal },
           );
-          const choice = completion.choices[0];
-          const reply = (choice?.message ?? {}) as ChatReply;
+          // A 200 whose body is no completion (an error object, say) is not a reply.
+          const choices = (completion as { choices?: unknown }).choices;
+          if (!Array.isArray(choices) || !isObject(choices[0]) || !isObject(choices[0].message)) {
+            throw notAReply(completion, [settings.apiKey]);
+          }
+          const first = completion.choices[0]!;
+          const reply = first.message as ChatReply;
           const response: ModelResponse = {
             message: openaiReplyMessage(reply),
             usage: usageOf(completion.usage),
           };
-          if (typeof choice?.finish_reason === 'string') response.stopReason = choice.finish_reason;
+          if (typeof first.finish_reason === 'string') response.stopReason = first.finish_reason;
           return response;
         }
         const stream = await client.chat.completions.create(
@@ -138,7 +146,11 @@ export function createOpenAIClient(settings: ProviderSettings): ModelClient {
           },
           { signal: options.signal },
         );
-        return await collectStream(stream, options.onText);
+        const response = await collectStream(stream, options.onText);
+        // The SDK ends a stream quietly when the caller aborts it.
+        if (options.signal?.aborted === true)
+          throw new ModelRequestError('aborted', 'request aborted');
+        return response;
       } catch (e) {
         throw toModelRequestError(e, mod, [settings.apiKey], settings.timeoutMs, options.signal);
       }
@@ -196,6 +208,13 @@ async function collectStream(
     }
     if (typeof choice.finish_reason === 'string') stopReason = choice.finish_reason;
   }
+  // Every server says why a reply ended; a stream that stops without saying it was cut short.
+  if (stopReason === undefined) {
+    throw new ModelRequestError(
+      'connection',
+      'the reply stream ended before the reply was complete (no finish_reason)',
+    );
+  }
   const response: ModelResponse = {
     message: openaiReplyMessage({
       content,
@@ -205,6 +224,11 @@ async function collectStream(
     }),
     usage,
   };
-  if (stopReason !== undefined) response.stopReason = stopReason;
+  response.stopReason = stopReason;
   return response;
+}
+
+/** A JSON object (as the SDK parsed it). */
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

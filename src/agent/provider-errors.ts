@@ -5,6 +5,7 @@
  * never kept, so nothing downstream can print them.
  */
 import { ModelRequestError, redactSecrets } from './errors.js';
+import { BodyTimeoutError } from './fetch.js';
 
 /** The error classes both official SDKs export. */
 export interface SdkErrorClasses {
@@ -53,13 +54,75 @@ export function toModelRequestError(
   }
   if (error instanceof classes.APIError) {
     const status = (error as { status?: unknown }).status;
+    if (typeof status !== 'number') {
+      // An error the server reported inside a 200: a stream's error event, or an error object.
+      return new ModelRequestError(
+        'http',
+        clean(`the server reported an error: ${reportedError(error)}`),
+      );
+    }
+    // "STATUS type: message" from the error body both SDKs keep, else the SDK's own text.
+    const detail = errorObjectText((error as { error?: unknown }).error);
     return new ModelRequestError(
       'http',
-      clean(firstLine(error.message)),
-      typeof status === 'number' ? status : undefined,
+      clean(detail === undefined ? firstLine(error.message) : `${status} ${detail}`),
+      status,
     );
   }
-  // A stream cut short, or a reply the adapter could not read.
+  if (error instanceof BodyTimeoutError) {
+    return new ModelRequestError(
+      'timeout',
+      `request timed out after ${timeoutMs / 1000}s: the reply stopped arriving`,
+    );
+  }
+  if (error instanceof SyntaxError) {
+    return new ModelRequestError(
+      'protocol',
+      clean(`the server sent a reply that is not JSON: ${firstLine(error.message)}`),
+    );
+  }
+  // A stream or body cut short, or a reply the adapter could not read.
   const text = error instanceof Error ? causeText(error) : String(error);
+  if (error instanceof TypeError && error.message === 'terminated') {
+    return new ModelRequestError(
+      'connection',
+      clean(`the connection broke off mid-reply: ${text}`),
+    );
+  }
   return new ModelRequestError('connection', clean(text === '' ? 'request failed' : text));
+}
+
+/** The type and message of an error object a server sent with a 200. */
+function reportedError(error: Error): string {
+  // The SDKs keep the parsed body (Anthropic) or its `error` member (OpenAI) as `error`.
+  return errorObjectText((error as { error?: unknown }).error) ?? firstLine(error.message);
+}
+
+/** `type: message` of an error object (`{type, message}`, or a body holding one as `error`). */
+function errorObjectText(value: unknown): string | undefined {
+  const inner =
+    typeof value === 'object' && value !== null && 'error' in value
+      ? (value as { error: unknown }).error
+      : value;
+  if (typeof inner !== 'object' || inner === null) return undefined;
+  const { type, message } = inner as { type?: unknown; message?: unknown };
+  if (typeof message !== 'string' || message === '') return undefined;
+  return firstLine(typeof type === 'string' && type !== '' ? `${type}: ${message}` : message);
+}
+
+/** The error for a 200 whose body is not a reply: the error it holds, if any. */
+export function notAReply(body: unknown, secrets: readonly string[]): ModelRequestError {
+  const reported =
+    typeof body === 'object' && body !== null && 'error' in body
+      ? errorObjectText(body)
+      : undefined;
+  return new ModelRequestError(
+    'protocol',
+    redactSecrets(
+      reported === undefined
+        ? 'the server answered without a reply message'
+        : `the server reported an error: ${reported}`,
+      secrets,
+    ),
+  );
 }

@@ -263,7 +263,10 @@ export async function runAgentCommand(
   }
 
   const loaded = await loadHistory(history, flags, io);
-  if ((flags.prompt ?? '') === '' && !canContinue(normalizeHistory(loaded.messages).messages)) {
+  if (
+    (flags.prompt ?? '').trim() === '' &&
+    !canContinue(normalizeHistory(loaded.messages).messages)
+  ) {
     throw new UsageError(
       loaded.messages.length === 0
         ? 'run needs --prompt to start a conversation'

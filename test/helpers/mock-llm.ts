@@ -3,10 +3,17 @@
  * (OpenAI Chat Completions) and POST /v1/messages (Anthropic Messages), each
  * as JSON or, when the request asks for `stream: true`, as server-sent
  * events, well enough for the official SDKs. Every request's body and
- * headers are recorded. It listens on 127.0.0.1 on a random port.
+ * headers are recorded, and every body is checked against the provider's
+ * acceptance rules (./provider-acceptance.ts): a request the provider would
+ * refuse gets the provider's 400 and is listed in `violations`, which the
+ * suites assert empty after each test. Faults can be scripted: HTTP errors,
+ * a hang, a dropped connection, and replies that break on the way (a reset
+ * or a clean end mid-stream, a malformed event, an error event, a stall).
+ * It listens on 127.0.0.1 on a random port.
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { requestViolations } from './provider-acceptance.js';
 
 /** A tool call the scripted model makes. */
 export interface MockToolCall {
@@ -16,13 +23,34 @@ export interface MockToolCall {
   arguments: string;
 }
 
+/** A model answer. */
+export interface MockAnswer {
+  text?: string;
+  toolCalls?: MockToolCall[];
+  /** Reported token usage (default 10 in, 5 out). */
+  usage?: { input: number; output: number };
+}
+
+/**
+ * How a reply breaks on the way. For a stream, the first `after` events are
+ * sent, then: `reset` destroys the connection; `end` closes the stream
+ * cleanly without the rest; `stall` sends nothing more; `malformed` sends an
+ * event whose data is not JSON (then the rest); `error-event` sends the
+ * provider's mid-stream error event. For a JSON reply, half the body is sent
+ * before `reset`, `end` or `stall`; `malformed` sends a body that is not
+ * JSON; `error-event` is a 200 holding an error object.
+ */
+export type MockFault = 'reset' | 'end' | 'stall' | 'malformed' | 'error-event';
+
 /** One scripted answer. */
 export type MockReply =
+  | MockAnswer
   | {
-      text?: string;
-      toolCalls?: MockToolCall[];
-      /** Reported token usage (default 10 in, 5 out). */
-      usage?: { input: number; output: number };
+      fault: MockFault;
+      /** Stream events sent before the fault (default 2). */
+      after?: number;
+      /** The answer being sent (default: a text and a tool call). */
+      reply?: MockAnswer;
     }
   | {
       /** An HTTP error with a JSON error body. */
@@ -45,6 +73,14 @@ export interface RecordedRequest {
   raw: string;
 }
 
+/** A request the provider would have refused, and why. */
+export interface Violation {
+  /** Its index in `requests`. */
+  request: number;
+  path: string;
+  problems: string[];
+}
+
 /** A running mock server. */
 export interface MockLlm {
   /** `http://127.0.0.1:PORT`: the Anthropic base URL. */
@@ -52,16 +88,20 @@ export interface MockLlm {
   /** `http://127.0.0.1:PORT/v1`: the OpenAI base URL. */
   openaiBase: string;
   requests: RecordedRequest[];
+  /** Requests the provider would have refused (answered with its 400); kept across `reset`. */
+  violations: Violation[];
+  /** Returns the violations seen so far and forgets them. */
+  takeViolations(): Violation[];
   /** Queues answers, used in order; a function sees the request. */
   script(...replies: (MockReply | ((req: RecordedRequest) => MockReply))[]): void;
   /** The answer once the queue is empty (default: a 500 error). */
   setFallback(reply: MockReply): void;
-  /** Forgets recorded requests and queued answers. */
+  /** Forgets recorded requests and queued answers (not the violations). */
   reset(): void;
   close(): Promise<void>;
 }
 
-function openaiJson(reply: Extract<MockReply, { text?: string }>, model: string): unknown {
+function openaiJson(reply: MockAnswer, model: string): unknown {
   const calls = reply.toolCalls ?? [];
   const message: Record<string, unknown> = {
     role: 'assistant',
@@ -102,7 +142,8 @@ function halves(text: string): string[] {
   return [text.slice(0, mid), text.slice(mid)].filter((s) => s !== '');
 }
 
-function openaiSse(reply: Extract<MockReply, { text?: string }>, model: string): string {
+/** The SSE events of a Chat Completions stream, each with its blank line. */
+function openaiSse(reply: MockAnswer, model: string): string[] {
   const base = { id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1700000000, model };
   const chunks: unknown[] = [];
   const delta = (d: unknown, finish: string | null = null) =>
@@ -138,10 +179,10 @@ function openaiSse(reply: Extract<MockReply, { text?: string }>, model: string):
       total_tokens: usage.input + usage.output,
     },
   });
-  return chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('') + 'data: [DONE]\n\n';
+  return [...chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`), 'data: [DONE]\n\n'];
 }
 
-function anthropicBlocks(reply: Extract<MockReply, { text?: string }>): unknown[] {
+function anthropicBlocks(reply: MockAnswer): unknown[] {
   const blocks: unknown[] = [];
   if (reply.text !== undefined) blocks.push({ type: 'text', text: reply.text });
   (reply.toolCalls ?? []).forEach((c, i) => {
@@ -156,7 +197,7 @@ function anthropicBlocks(reply: Extract<MockReply, { text?: string }>): unknown[
   return blocks;
 }
 
-function anthropicJson(reply: Extract<MockReply, { text?: string }>, model: string): unknown {
+function anthropicJson(reply: MockAnswer, model: string): unknown {
   const usage = reply.usage ?? { input: 10, output: 5 };
   return {
     id: 'msg_mock',
@@ -170,7 +211,8 @@ function anthropicJson(reply: Extract<MockReply, { text?: string }>, model: stri
   };
 }
 
-function anthropicSse(reply: Extract<MockReply, { text?: string }>, model: string): string {
+/** The SSE events of a Messages stream, each with its blank line. */
+function anthropicSse(reply: MockAnswer, model: string): string[] {
   const usage = reply.usage ?? { input: 10, output: 5 };
   const events: [string, unknown][] = [];
   events.push([
@@ -238,12 +280,100 @@ function anthropicSse(reply: Extract<MockReply, { text?: string }>, model: strin
     },
   ]);
   events.push(['message_stop', { type: 'message_stop' }]);
-  return events.map(([e, d]) => `event: ${e}\ndata: ${JSON.stringify(d)}\n\n`).join('');
+  return events.map(([e, d]) => `event: ${e}\ndata: ${JSON.stringify(d)}\n\n`);
+}
+
+/** The provider's error body. */
+function errorBody(anthropic: boolean, message: string, type?: string): unknown {
+  return anthropic
+    ? { type: 'error', error: { type: type ?? 'api_error', message } }
+    : { error: { message, type: type ?? 'server_error', code: null } };
+}
+
+/** A default answer for a fault: some text and a tool call, so a cut can land in either. */
+const FAULTY_ANSWER: MockAnswer = {
+  text: 'this reply breaks',
+  toolCalls: [{ id: 'never_1', name: 'echo', arguments: '{"text":"never"}' }],
+};
+
+/** Sends a reply that breaks on the way (see {@link MockFault}). */
+function sendFault(
+  res: ServerResponse,
+  socket: Socket,
+  reply: Extract<MockReply, { fault: MockFault }>,
+  anthropic: boolean,
+  stream: boolean,
+  model: string,
+): void {
+  const answer = reply.reply ?? FAULTY_ANSWER;
+  const cut = (): void => {
+    // A moment for the client to read what was sent, then a TCP reset.
+    setTimeout(() => socket.resetAndDestroy(), 100);
+  };
+  if (!stream) {
+    const body = JSON.stringify(
+      anthropic ? anthropicJson(answer, model) : openaiJson(answer, model),
+    );
+    const half = body.slice(0, Math.floor(body.length / 2));
+    switch (reply.fault) {
+      case 'malformed':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(half);
+        return;
+      case 'error-event':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(errorBody(anthropic, 'mock failure inside a 200')));
+        return;
+      case 'end':
+        // Chunked, so a clean end is a complete (if truncated) body.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(half);
+        return;
+      case 'reset':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write(half, cut);
+        return;
+      case 'stall':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write(half);
+        return;
+    }
+  }
+  const events = anthropic ? anthropicSse(answer, model) : openaiSse(answer, model);
+  const after = Math.min(reply.after ?? 2, events.length);
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const head = events.slice(0, after).join('');
+  switch (reply.fault) {
+    case 'reset':
+      res.write(head, cut);
+      return;
+    case 'end':
+      res.end(head);
+      return;
+    case 'stall':
+      res.write(head);
+      return;
+    case 'malformed': {
+      const broken = anthropic
+        ? 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","te\n\n'
+        : 'data: {"id":"chatcmpl-mock","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"conte\n\n';
+      res.end(head + broken + events.slice(after).join(''));
+      return;
+    }
+    case 'error-event': {
+      const error = anthropic
+        ? `event: error\ndata: ${JSON.stringify(errorBody(true, 'Overloaded', 'overloaded_error'))}\n\n`
+        : `data: ${JSON.stringify(errorBody(false, 'mock failure mid-stream'))}\n\n`;
+      res.end(head + error);
+      return;
+    }
+  }
 }
 
 /** Starts a mock server. */
 export async function startMockLlm(): Promise<MockLlm> {
   const requests: RecordedRequest[] = [];
+  const violations: Violation[] = [];
   let queue: (MockReply | ((req: RecordedRequest) => MockReply))[] = [];
   let fallback: MockReply = { status: 500, message: 'no scripted reply' };
   const sockets = new Set<Socket>();
@@ -273,6 +403,13 @@ export async function startMockLlm(): Promise<MockLlm> {
         send(res, 404, { error: { message: `no route ${req.method} ${path}` } });
         return;
       }
+      // The provider refuses what breaks its rules before anything else happens.
+      const problems = requestViolations(path, raw);
+      if (problems.length > 0) {
+        violations.push({ request: requests.length - 1, path, problems });
+        send(res, 400, errorBody(anthropic, problems.join('; '), 'invalid_request_error'));
+        return;
+      }
       const next = queue.shift() ?? fallback;
       const reply = typeof next === 'function' ? next(record) : next;
       if ('hang' in reply) return;
@@ -285,17 +422,18 @@ export async function startMockLlm(): Promise<MockLlm> {
         if (reply.echoHeaders) {
           message += ` (request headers: authorization=${String(req.headers.authorization)} x-api-key=${String(req.headers['x-api-key'])})`;
         }
-        const error = anthropic
-          ? { type: 'error', error: { type: 'api_error', message } }
-          : { error: { message, type: 'server_error', code: null } };
         // Retries come at once, so tests stay fast.
-        send(res, reply.status, error, { 'retry-after-ms': '1' });
+        send(res, reply.status, errorBody(anthropic, message), { 'retry-after-ms': '1' });
         return;
       }
       const model = typeof body.model === 'string' ? body.model : 'mock';
+      if ('fault' in reply) {
+        sendFault(res, req.socket, reply, anthropic, body.stream === true, model);
+        return;
+      }
       if (body.stream === true) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        res.end(openai ? openaiSse(reply, model) : anthropicSse(reply, model));
+        res.end((openai ? openaiSse(reply, model) : anthropicSse(reply, model)).join(''));
         return;
       }
       send(res, 200, openai ? openaiJson(reply, model) : anthropicJson(reply, model));
@@ -312,6 +450,10 @@ export async function startMockLlm(): Promise<MockLlm> {
     url,
     openaiBase: `${url}/v1`,
     requests,
+    violations,
+    takeViolations() {
+      return violations.splice(0);
+    },
     script(...replies) {
       queue.push(...replies);
     },
