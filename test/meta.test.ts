@@ -202,6 +202,57 @@ describe('rule docs', () => {
   });
 });
 
+/**
+ * The provider error a target rule's message quotes: the text between the
+ * double quotes after the last `: "` (the message ends with it), e.g.
+ * `...; Anthropic rejects it: "text content blocks must be non-empty"`.
+ */
+function quotedProviderError(template: string): string | undefined {
+  const m = /: "([^"]*(?:"[^"]*)*)"$/.exec(template);
+  return m?.[1];
+}
+
+/** The literal pieces of a quote: `{placeholders}` and `...` elisions cut it; short pieces are skipped. */
+function quoteFragments(quote: string): string[] {
+  return quote
+    .split(/\{\w+\}|\.\.\.|\u2026/)
+    .map((f) => f.trim())
+    .filter((f) => f.length >= 8);
+}
+
+/** Markdown text with every run of whitespace (line wraps included) as one space. */
+function flatten(text: string): string {
+  return text.replace(/\s+/g, ' ');
+}
+
+describe('provider rules quote the provider error they prevent', () => {
+  for (const rule of RULES.filter((r) => r.meta.target !== undefined)) {
+    const { id, messages } = rule.meta;
+    const page = flatten(
+      existsSync(path.join(DOCS_DIR, `${id}.md`))
+        ? readFileSync(path.join(DOCS_DIR, `${id}.md`), 'utf8')
+        : '',
+    );
+
+    for (const [messageId, template] of Object.entries(messages)) {
+      it(`${id} "${messageId}" ends with the provider error in quotes, which its docs page quotes`, () => {
+        const quote = quotedProviderError(template);
+        expect(
+          quote,
+          `message "${messageId}" of ${id} ends with : "<provider error>"`,
+        ).toBeDefined();
+        const fragments = quoteFragments(quote!);
+        expect(fragments.join('').length, 'the quote has text of its own').toBeGreaterThanOrEqual(
+          20,
+        );
+        for (const fragment of fragments) {
+          expect(page, `docs/rules/${id}.md quotes "${fragment}"`).toContain(flatten(fragment));
+        }
+      });
+    }
+  }
+});
+
 describe('rule fixtures', () => {
   const { cases } = discoverRuleCases();
 

@@ -2,9 +2,15 @@
  * Ground truth for the provider-target rules (SPEC §3, "Provider targets"):
  * real requests recorded by pydantic-ai in shared/corpus, each with the
  * provider's verdict (`provider_accepted`). Every record is linted with
- * `--target <its provider>`: an accepted record must get no `error` from a
- * target rule, and the rejected records whose error is about the shape of
- * the history (shared/corpus/SOURCES.md) must be caught.
+ * `--target <its provider>` twice: through the engine (`lintText`, format
+ * detected), and through the CLI as `histlint lint --pointer /request
+ * --from P --target P --format json`, as `npm run corpus` does with the
+ * built binary. An accepted record must get no `error` (from any rule but
+ * the trust rules, whose errors are listed), and the rejected records whose
+ * error is about the shape of the history (shared/corpus/SOURCES.md) must
+ * be caught: with an error where the history alone explains the rejection,
+ * with a warning where it depends on the model. The expectations live in
+ * scripts/corpus-expectations.json, shared with `npm run corpus`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,110 +20,81 @@ import { formatByName } from '../src/formats/index.js';
 import { lintText, type Finding } from '../src/lint/engine.js';
 import { SeverityResolver } from '../src/lint/severity.js';
 import type { JsonValue } from '../src/model/json.js';
-import { ROOT, SHARED } from './helpers/cli.js';
+import { ROOT, SHARED, runCli } from './helpers/cli.js';
 
 const CORPUS = path.join(SHARED, 'corpus');
+
+/** An entry of scripts/corpus-expectations.json: rules that fire on one cassette, and why. */
+interface Expectation {
+  rules: string[];
+  why: string;
+}
+
+/** A rejected record: the verdict says whether the history explains the rejection. */
+interface RejectedExpectation extends Expectation {
+  /** `error`: the history alone explains it; `warn`: only for some models; `none`: a model or parameter error. */
+  verdict: 'error' | 'warn' | 'none';
+}
+
+/** scripts/corpus-expectations.json, shared with `npm run corpus` (scripts/corpus.mjs). */
+const EXPECTATIONS = JSON.parse(
+  readFileSync(path.join(ROOT, 'scripts', 'corpus-expectations.json'), 'utf8'),
+) as {
+  folders: Folder[];
+  trustRules: { rules: string[] };
+  rejected: Tables<RejectedExpectation>;
+  acceptedWarnings: Tables<Expectation>;
+  acceptedTrustErrors: Tables<Expectation>;
+};
+
+/** Tables by folder (and a `$comment`). */
+type Tables<T> = Record<string, Record<string, T> | string>;
 
 interface Folder {
   folder: string;
   target: string;
-  /** The format the records' requests are in. */
+  /** The format the records' requests are in (`--from`). */
   format: string;
 }
 
-const FOLDERS: Folder[] = [
-  { folder: 'openai-chat', target: 'openai-chat', format: 'openai-chat' },
-  { folder: 'openai-responses', target: 'openai-responses', format: 'openai-responses' },
-  { folder: 'anthropic', target: 'anthropic', format: 'anthropic' },
-  { folder: 'gemini', target: 'gemini', format: 'gemini' },
-  { folder: 'bedrock-converse', target: 'bedrock', format: 'bedrock' },
-];
+const FOLDERS: Folder[] = EXPECTATIONS.folders;
+
+/** The entries of one folder's table, without its `$comment`. */
+function folderTable<T>(tables: Tables<T>, folder: string): Record<string, T> {
+  const t = tables[folder];
+  return typeof t === 'object' ? t : {};
+}
 
 /**
- * The target rules that fire on each rejected record. SOURCES.md names the
- * rejections about the shape of the history; each of those is caught
- * (a warning where the rule depends on the model). The rest are model or
- * parameter errors (model id, temperature, effort level, a model without
- * video, a URL the provider could not fetch) that no history rule can see.
+ * The target rules that fire on each rejected record, as `rule (severity)`.
+ * SOURCES.md names the rejections about the shape of the history; each of
+ * those is caught, with an error where the history alone explains it and a
+ * warning where it depends on the model. The rest are model or parameter
+ * errors (model id, temperature, effort level, a model without video, a URL
+ * the provider could not fetch) that no history rule can see.
  */
-const EXPECTED_REJECTED: Record<string, Record<string, string[]>> = {
-  'openai-chat': {
-    // History shape: an input_audio part, which gpt-5-mini does not take.
-    'test_multimodal_tool_return_matrix[direct-binary-audio-openai_chat].yaml': [
-      'openai-chat/audio-input (warn)',
-    ],
-    'test_openai_o1_mini_system_role[developer].yaml': [],
-    'test_openai_o1_mini_system_role[system].yaml': [],
-    'test_openai_web_search_tool_model_not_supported.yaml': [],
-  },
-  'openai-responses': {
-    // DeepSeek wants each output before the next assistant message; OpenAI accepts
-    // interleaving (providers.md §2, "Order"), so no openai-responses rule may flag it.
-    'test_deepseek_responses_rejects_interleaved_function_calls.yaml': [],
-    'test_multimodal_tool_return_matrix[direct-url-audio-openai_responses].yaml': [],
-    'test_multimodal_tool_return_matrix[direct-url_force_download-audio-openai_responses].yaml': [],
-    'test_multimodal_tool_return_matrix[tool_return_content-url_force_download-audio-openai_responses].yaml':
-      [],
-    'test_openai_responses_model_http_error.yaml': [],
-    // History shape: a reasoning item followed by the assistant text re-sent without its msg_ id.
-    'test_openai_responses_thinking_with_modified_history.yaml': [
-      'openai-responses/reasoning-followed (error)',
-    ],
-  },
-  anthropic: {
-    'test_anthropic_explicit_effort_xhigh_unsupported_model_errors.yaml': [],
-  },
-  gemini: {
-    'test_model_sees_multiple_images[google_vertex].yaml': [],
-  },
-  'bedrock-converse': {
-    'test_bedrock_error.yaml': [],
-    'test_bedrock_streaming_error.yaml': [],
-    'test_multimodal_tool_return_matrix[direct-binary-video-bedrock_claude].yaml': [],
-    // History shape: an S3 document in a tool result (Nova: "extraneous key [toolResult]").
-    'test_multimodal_tool_return_matrix[direct-uploaded_file-document-bedrock_nova].yaml': [
-      'bedrock/s3-location (warn)',
-    ],
-    // A model error ("doesn't support the s3Uri field"), caught by the same warning.
-    'test_multimodal_tool_return_matrix[direct-uploaded_file-image-bedrock_claude].yaml': [
-      'bedrock/s3-location (warn)',
-    ],
-    // History shape: an S3 document beside a tool result (Claude: "document.source.type: Field required").
-    'test_multimodal_tool_return_matrix[tool_return_content-uploaded_file-document-bedrock_claude].yaml':
-      ['bedrock/s3-location (warn)'],
-  },
-};
+function expectedRejected(folder: string): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(folderTable(EXPECTATIONS.rejected, folder)).map(([cassette, e]) => [
+      cassette,
+      e.verdict === 'none' ? [] : e.rules.map((r) => `${r} (${e.verdict})`).sort(),
+    ]),
+  );
+}
 
 /**
  * The warnings target rules give accepted records: limits that depend on the
  * model, which is why those rules warn (SOURCES.md, "Accepted records that a
  * naive checker would flag").
  */
-const EXPECTED_ACCEPTED_WARNINGS: Record<string, Record<string, string[]>> = {
-  'openai-chat': {},
-  'openai-responses': {},
-  anthropic: {
-    // pause_turn continuations: deliberate prefills.
-    'test_pause_turn_web_search_streaming_vcr.yaml': ['anthropic/trailing-assistant'],
-    'test_pause_turn_web_search_vcr.yaml': ['anthropic/trailing-assistant'],
-  },
-  gemini: {
-    // gemini-2.0-flash, which needs no thought signatures.
-    'test_google_model_iter_stream.yaml': ['gemini/thought-signature'],
-    'test_google_tool_config_any_with_tool_without_args.yaml': ['gemini/thought-signature'],
-    'test_google_tool_output.yaml': ['gemini/thought-signature'],
-  },
-  'bedrock-converse': {
-    // Claude took a history that starts with the assistant.
-    'test_bedrock_anthropic_message_history_starting_with_response.yaml': ['bedrock/first-user'],
-    // Moonshot (Kimi) took its own call id "functions.get_temperature:0".
-    'test_bedrock_moonshotai_tool_call.yaml': ['bedrock/tool-use-id'],
-    // Claude took an S3 document inside a tool result.
-    'test_multimodal_tool_return_matrix[direct-uploaded_file-document-bedrock_claude].yaml': [
-      'bedrock/s3-location',
-    ],
-  },
-};
+function expectedAcceptedWarnings(folder: string): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(folderTable(EXPECTATIONS.acceptedWarnings, folder)).map(([cassette, e]) => [
+      cassette,
+      [...e.rules].sort(),
+    ]),
+  );
+}
 
 /** One recorded request. */
 interface CorpusRecord {
@@ -188,7 +165,7 @@ for (const f of FOLDERS) {
 }
 
 /** `rule (severity)` for each distinct finding rule, sorted. */
-function fired(findings: readonly Finding[]): string[] {
+function fired(findings: readonly Pick<Finding, 'ruleId' | 'severity'>[]): string[] {
   return [...new Set(findings.map((x) => `${x.ruleId} (${x.severity})`))].sort();
 }
 
@@ -225,13 +202,122 @@ describe.each(FOLDERS)('--target $target on shared/corpus/$folder', (f) => {
           [...new Set(findings.map((x) => x.ruleId))].sort(),
         ]),
     );
-    expect(table).toEqual(EXPECTED_ACCEPTED_WARNINGS[f.folder]);
+    expect(table).toEqual(expectedAcceptedWarnings(f.folder));
   });
 
   it.skipIf(skip)(`catches the rejected records whose error is about the history${why}`, () => {
     const table = Object.fromEntries(
       v!.rejected.map(({ record, findings }) => [record.cassette, fired(findings)]),
     );
-    expect(table).toEqual(EXPECTED_REJECTED[f.folder]);
+    expect(table).toEqual(expectedRejected(f.folder));
   });
 });
+
+/** One finding of `lint --format json`. */
+interface JsonFinding {
+  ruleId: string;
+  severity: 'error' | 'warn';
+  message: string;
+  line: number;
+}
+
+/** `histlint lint --pointer /request --from P --target P --format json` over a folder's records, by record. */
+async function lintFolderWithCli(f: Folder): Promise<Map<string, JsonFinding[]>> {
+  const dir = path.join(CORPUS, f.folder);
+  const files = readdirSync(dir)
+    .filter((file) => file.startsWith('pydantic-ai__') && file.endsWith('.jsonl'))
+    .sort();
+  const argv = ['lint', '--pointer', '/request', '--from', f.format, '--target', f.target];
+  const r = await runCli([...argv, '--format', 'json', '--jobs', '1', ...files], { cwd: dir });
+  expect([0, 1], r.stderr).toContain(r.code);
+  const report = JSON.parse(r.stdout) as { files: { file: string; findings: JsonFinding[] }[] };
+  const out = new Map<string, JsonFinding[]>();
+  for (const { file, findings } of report.files) {
+    for (const x of findings) {
+      const where = `${f.folder}/${file}:${x.line}`;
+      out.set(where, [...(out.get(where) ?? []), x]);
+    }
+  }
+  return out;
+}
+
+describe.each(FOLDERS)(
+  'histlint lint --pointer /request --from $format --target $target on shared/corpus/$folder',
+  (f) => {
+    const skip = formatByName(f.format) === undefined;
+    const all = skip ? [] : records(f.folder);
+    const trust = new Set(EXPECTATIONS.trustRules.rules);
+    let cli: Map<string, JsonFinding[]> | undefined;
+    const findingsOf = async (record: CorpusRecord) =>
+      (cli ??= await lintFolderWithCli(f)).get(record.where) ?? [];
+
+    it.skipIf(skip)('reads every record', async () => {
+      const unread: string[] = [];
+      for (const record of all) {
+        for (const x of await findingsOf(record)) {
+          if (x.ruleId === 'not-a-conversation' || x.ruleId === 'parse-error')
+            unread.push(`${record.where}: ${x.message}`);
+        }
+      }
+      expect(unread).toEqual([]);
+    });
+
+    it.skipIf(skip)(
+      'gives no accepted record an error (trust-rule errors are listed)',
+      async () => {
+        const falsePositives: string[] = [];
+        const trustErrors: Record<string, string[]> = {};
+        for (const record of all.filter((x) => x.accepted)) {
+          for (const x of await findingsOf(record)) {
+            if (x.severity !== 'error') continue;
+            if (!trust.has(x.ruleId)) {
+              falsePositives.push(`${record.where} ${record.cassette}: ${x.ruleId}: ${x.message}`);
+            } else (trustErrors[record.cassette] ??= []).push(x.ruleId);
+          }
+        }
+        expect(falsePositives).toEqual([]);
+        const listed = Object.fromEntries(
+          Object.entries(folderTable(EXPECTATIONS.acceptedTrustErrors, f.folder)).map(([c, e]) => [
+            c,
+            e.rules,
+          ]),
+        );
+        expect(
+          Object.fromEntries(
+            Object.entries(trustErrors).map(([c, ids]) => [c, [...new Set(ids)].sort()]),
+          ),
+        ).toEqual(listed);
+      },
+    );
+
+    it.skipIf(skip)(
+      'gives an error on each rejection the history alone explains, a warning where the model decides',
+      async () => {
+        const verdicts: Record<string, string> = {};
+        for (const record of all.filter((x) => !x.accepted)) {
+          const want = folderTable(EXPECTATIONS.rejected, f.folder)[record.cassette];
+          if (want === undefined || want.verdict === 'none') continue;
+          const mine = (await findingsOf(record)).filter((x) => want.rules.includes(x.ruleId));
+          const errors = mine.some((x) => x.severity === 'error');
+          verdicts[record.cassette] = errors ? 'error' : mine.length > 0 ? 'warn' : 'missed';
+        }
+        const expected = Object.fromEntries(
+          Object.entries(folderTable(EXPECTATIONS.rejected, f.folder))
+            .filter(([, e]) => e.verdict !== 'none')
+            .map(([c, e]) => [c, e.verdict]),
+        );
+        expect(verdicts).toEqual(expected);
+      },
+    );
+
+    it.skipIf(skip)('finds what the engine finds (the CLI path agrees with lintText)', async () => {
+      const v = verdicts.get(f.folder)!;
+      for (const { record, findings } of [...v.accepted, ...v.rejected]) {
+        const fromCli = (await findingsOf(record)).filter((x) =>
+          x.ruleId.startsWith(`${f.target}/`),
+        );
+        expect(fired(fromCli), record.where).toEqual(fired(findings));
+      }
+    });
+  },
+);

@@ -51,6 +51,7 @@ import openaiChatToolMessageAfterCall from './openai-chat/tool-message-after-cal
 import openaiChatToolResultTextOnly from './openai-chat/tool-result-text-only.js';
 import openaiChatToolResultsAdjacent from './openai-chat/tool-results-adjacent.js';
 import openaiResponsesCallIdRequired from './openai-responses/call-id-required.js';
+import openaiResponsesFileMediaType from './openai-responses/file-media-type.js';
 import openaiResponsesImageMediaType from './openai-responses/image-media-type.js';
 import openaiResponsesItemIdPrefix from './openai-responses/item-id-prefix.js';
 import openaiResponsesReasoningFollowed from './openai-responses/reasoning-followed.js';
@@ -89,6 +90,7 @@ export const RULES: readonly Rule[] = [
   openaiResponsesCallIdRequired,
   openaiResponsesItemIdPrefix,
   openaiResponsesImageMediaType,
+  openaiResponsesFileMediaType,
   anthropicToolResultNextTurn,
   anthropicToolResultFirst,
   anthropicToolUseId,

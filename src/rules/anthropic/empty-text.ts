@@ -15,8 +15,10 @@ export default defineRule({
     fixable: false,
     target: 'anthropic',
     messages: {
-      blank: 'text part is empty or only whitespace; Anthropic rejects blank text blocks',
-      empty: '{role} message has no content; only a final assistant message may be empty',
+      blank:
+        'text part is empty or only whitespace; Anthropic rejects it: "text content blocks must be non-empty"',
+      empty:
+        '{role} message has no content; Anthropic rejects it: "all messages must have non-empty content except for the optional final assistant message"',
     },
   },
   check(subject, ctx) {

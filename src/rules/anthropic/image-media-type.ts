@@ -17,7 +17,7 @@ export default defineRule({
     fixable: false,
     target: 'anthropic',
     messages: {
-      type: 'image of type "{mediaType}"; Anthropic takes image/jpeg, image/png, image/gif and image/webp',
+      type: "image of type \"{mediaType}\"; Anthropic rejects it: \"media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'\"",
     },
   },
   check(subject, ctx) {

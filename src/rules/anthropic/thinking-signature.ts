@@ -16,7 +16,7 @@ export default defineRule({
     target: 'anthropic',
     messages: {
       unsigned:
-        'reasoning part has no signature; Anthropic accepts thinking back only with its signature',
+        'reasoning part has no signature; Anthropic rejects thinking sent back without one: "thinking.signature: Field required"',
     },
   },
   check(subject, ctx) {

@@ -17,7 +17,7 @@ export default defineRule({
     target: 'anthropic',
     messages: {
       notFirst:
-        'tool result "{id}" comes after a {before} part in its user turn; Anthropic wants tool results first',
+        'tool result "{id}" comes after a {before} part in its user turn; Anthropic rejects it: "`tool_use` ids were found without `tool_result` blocks immediately after"',
     },
   },
   check(subject, ctx) {

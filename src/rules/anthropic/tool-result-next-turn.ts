@@ -20,8 +20,9 @@ export default defineRule({
     target: 'anthropic',
     messages: {
       missing:
-        'tool call "{id}" has no tool result in the next user turn; Anthropic wants it immediately after',
-      unexpected: 'tool result "{id}" answers no tool call of the assistant turn right before it',
+        'tool call "{id}" has no tool result in the next user turn; Anthropic rejects it: "`tool_use` ids were found without `tool_result` blocks immediately after: {id}"',
+      unexpected:
+        'tool result "{id}" answers no tool call of the assistant turn right before it; Anthropic rejects it: "unexpected `tool_use_id` found in `tool_result` blocks: {id}"',
     },
   },
   check(subject, ctx) {

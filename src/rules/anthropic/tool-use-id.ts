@@ -17,7 +17,8 @@ export default defineRule({
     fixable: false,
     target: 'anthropic',
     messages: {
-      pattern: '{kind} id "{id}" does not match ^[a-zA-Z0-9_-]+$',
+      pattern:
+        '{kind} id "{id}" does not match ^[a-zA-Z0-9_-]+$; Anthropic rejects it: "String should match pattern \'^[a-zA-Z0-9_-]+$\'"',
     },
   },
   check(subject, ctx) {

@@ -17,9 +17,9 @@ export default defineRule({
     target: 'anthropic',
     messages: {
       prefill:
-        'the history ends with an assistant message, a prefill that models without prefill support reject',
+        'the history ends with an assistant message (a prefill); models without prefill support reject it: "This model does not support assistant message prefill. The conversation must end with a user message."',
       whitespace:
-        'the final assistant message ends with whitespace, which Anthropic rejects in a prefill',
+        'the final assistant message ends with whitespace; Anthropic rejects it in a prefill: "final assistant content cannot end with trailing whitespace"',
     },
   },
   check(subject, ctx) {

@@ -17,7 +17,7 @@ export default defineRule({
     target: 'bedrock',
     messages: {
       repeated:
-        'a second {role} turn in a row (after message {previous}); Bedrock wants user and assistant turns to alternate',
+        'a second {role} turn in a row (after message {previous}); Bedrock rejects it: "A conversation must alternate between user and assistant roles."',
     },
   },
   check(subject, ctx) {

@@ -14,8 +14,10 @@ export default defineRule({
     fixable: false,
     target: 'bedrock',
     messages: {
-      blank: 'text part is blank; Bedrock rejects blank text blocks',
-      empty: '{role} message has no content; Bedrock rejects an empty content field',
+      blank:
+        'text part is blank; Bedrock rejects it: "The text field in the ContentBlock object at ... is blank."',
+      empty:
+        '{role} message has no content; Bedrock rejects it: "The content field in the Message object at messages.N is empty."',
     },
   },
   check(subject, ctx) {

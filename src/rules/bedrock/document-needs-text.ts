@@ -16,7 +16,7 @@ export default defineRule({
     target: 'bedrock',
     messages: {
       alone:
-        'document without a text part in its turn; Bedrock wants a text block beside documents',
+        'document without a text part in its turn; Bedrock rejects it: "A text block must be included when using documents."',
     },
   },
   check(subject, ctx) {

@@ -17,7 +17,7 @@ export default defineRule({
     target: 'bedrock',
     messages: {
       first:
-        'the history starts with an assistant turn; Bedrock models other than Claude may reject it',
+        'the history starts with an assistant turn; Bedrock models other than Claude reject it: "A conversation must start with a user message."',
     },
   },
   check(subject, ctx) {

@@ -17,7 +17,7 @@ export default defineRule({
     fixable: false,
     target: 'bedrock',
     messages: {
-      type: 'image of type "{mediaType}"; a Bedrock image format is gif, jpeg, png or webp',
+      type: 'image of type "{mediaType}"; a Bedrock image format is gif, jpeg, png or webp, and Bedrock rejects others: "Value at ... image.format\' failed to satisfy constraint"',
     },
   },
   check(subject, ctx) {

@@ -16,7 +16,7 @@ export default defineRule({
     fixable: false,
     target: 'bedrock',
     messages: {
-      s3: '{kind} given by S3 location; not every Bedrock model accepts S3 sources',
+      s3: '{kind} given by S3 location; some Bedrock models reject it: "This model doesn\'t support the s3Uri field."',
     },
   },
   check(subject, ctx) {

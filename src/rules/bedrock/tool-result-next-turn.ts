@@ -17,8 +17,10 @@ export default defineRule({
     fixable: false,
     target: 'bedrock',
     messages: {
-      missing: 'tool call "{id}" has no tool result in the next user turn',
-      extra: 'tool result "{id}" answers no tool call of the assistant turn right before it',
+      missing:
+        'tool call "{id}" has no tool result in the next user turn; Bedrock rejects it: "Expected toolResult blocks at messages.N.content for the following Ids: {id}"',
+      extra:
+        'tool result "{id}" answers no tool call of the assistant turn right before it; Bedrock rejects it: "The number of toolResult blocks at ... exceeds the number of toolUse blocks of previous turn."',
     },
   },
   check(subject, ctx) {

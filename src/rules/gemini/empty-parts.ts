@@ -13,7 +13,7 @@ export default defineRule({
     fixable: false,
     target: 'gemini',
     messages: {
-      empty: '{role} message has no parts; Gemini rejects a content with empty parts',
+      empty: '{role} message has no parts; Gemini rejects it: "contents.parts must not be empty."',
     },
   },
   check(subject, ctx) {

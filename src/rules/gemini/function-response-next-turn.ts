@@ -37,10 +37,11 @@ export default defineRule({
     target: 'gemini',
     messages: {
       missing:
-        'the {calls} function call(s) of this turn have no function response in the next content',
+        'the {calls} function call(s) of this turn have no function response in the next content; Gemini rejects it: "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn."',
       count:
-        'this content holds {responses} function response(s) for a turn of {calls} function call(s); Gemini wants equal numbers',
-      orphan: 'function response content does not come right after a function call turn',
+        'this content holds {responses} function response(s) for a turn of {calls} function call(s); Gemini rejects it: "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn."',
+      orphan:
+        'function response content does not come right after a function call turn; Gemini rejects it: "Please ensure that function response turn comes immediately after a function call turn"',
     },
   },
   check(subject, ctx) {

@@ -14,7 +14,8 @@ export default defineRule({
     fixable: false,
     target: 'gemini',
     messages: {
-      first: 'the history starts with a model function call; Gemini wants a user turn before it',
+      first:
+        'the history starts with a model function call; Gemini rejects it: "Please ensure that function call turn comes immediately after a user turn or after a function response turn."',
     },
   },
   check(subject, ctx) {

@@ -19,7 +19,7 @@ export default defineRule({
     target: 'gemini',
     messages: {
       missing:
-        'function call "{name}" of the current turn has no thoughtSignature; Gemini 3 models reject it',
+        'function call "{name}" of the current turn has no thoughtSignature; Gemini 3 models reject it: "Function call is missing a thought_signature in functionCall parts."',
     },
   },
   check(subject, ctx) {

@@ -18,7 +18,7 @@ export default defineRule({
     target: 'openai-chat',
     messages: {
       empty:
-        'assistant message has {content} content and no tool calls; Chat Completions needs one of them',
+        'assistant message has {content} content and no tool calls; OpenAI rejects it: "Invalid value for \'content\': expected a string, got null."',
     },
   },
   check(subject, ctx) {

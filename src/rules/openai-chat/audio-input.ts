@@ -17,7 +17,7 @@ export default defineRule({
     target: 'openai-chat',
     messages: {
       audio:
-        'audio input ("{mediaType}") is accepted only by audio models; others reject the request',
+        'audio input ("{mediaType}") is accepted only by audio models; others reject it: "Content blocks are expected to be either text or image_url type."',
     },
   },
   check(subject, ctx) {

@@ -16,7 +16,8 @@ export default defineRule({
     fixable: false,
     target: 'openai-chat',
     messages: {
-      pattern: 'function name "{name}" does not match ^[a-zA-Z0-9_-]+$ with at most 64 characters',
+      pattern:
+        'function name "{name}" does not match ^[a-zA-Z0-9_-]+$ with at most 64 characters; OpenAI rejects it: "does not match pattern. Expected a string that matches the pattern \'^[a-zA-Z0-9_-]+$\'."',
     },
   },
   check(subject, ctx) {

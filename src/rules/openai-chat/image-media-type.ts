@@ -17,7 +17,7 @@ export default defineRule({
     fixable: false,
     target: 'openai-chat',
     messages: {
-      type: 'image of type "{mediaType}"; Chat Completions takes png, jpeg, gif and webp',
+      type: "image of type \"{mediaType}\"; OpenAI rejects it: \"You uploaded an unsupported image. ... of one the following formats: ['png', 'jpeg', 'gif', 'webp'].\"",
     },
   },
   check(subject, ctx) {

@@ -16,7 +16,7 @@ export default defineRule({
     fixable: false,
     target: 'openai-chat',
     messages: {
-      long: 'tool call id "{id}" has {length} characters; OpenAI has rejected ids over 40',
+      long: 'tool call id "{id}" has {length} characters; OpenAI has rejected ids over 40: "string too long. Expected a string with maximum length 40"',
     },
   },
   check(subject, ctx) {

@@ -16,9 +16,9 @@ export default defineRule({
     target: 'openai-chat',
     messages: {
       noCall:
-        'tool result "{callId}" does not follow an assistant message with tool calls; Chat Completions wants tool messages right after their call',
+        'tool result "{callId}" does not follow an assistant message with tool calls; OpenAI rejects it: "messages with role \'tool\' must be a response to a preceeding message with \'tool_calls\'."',
       notFound:
-        'tool result "{callId}" answers no call of the assistant message it follows (message {owner})',
+        "tool result \"{callId}\" answers no call of the assistant message it follows (message {owner}); OpenAI rejects it: \"'tool_call_id' of '{callId}' not found in 'tool_calls' of previous message.\"",
     },
   },
   check(subject, ctx) {

@@ -16,7 +16,7 @@ export default defineRule({
     target: 'openai-chat',
     messages: {
       unanswered:
-        'tool call "{id}" has no tool message before the {role} message at index {next}; Chat Completions wants every result right after the assistant message',
+        'tool call "{id}" has no tool message before the {role} message at index {next}; OpenAI rejects it: "An assistant message with \'tool_calls\' must be followed by tool messages responding to each \'tool_call_id\'."',
     },
   },
   check(subject, ctx) {

@@ -18,7 +18,7 @@ export default defineRule({
     fixable: false,
     target: 'openai-responses',
     messages: {
-      type: 'image of type "{mediaType}"; the Responses API takes jpeg, png, gif and webp',
+      type: 'image of type "{mediaType}"; the Responses API takes jpeg, png, gif and webp and rejects it: "Expected a base64-encoded data URL with an image MIME type ... but got unsupported MIME type \'{mediaType}\'."',
     },
   },
   check(subject, ctx) {

@@ -19,7 +19,8 @@ export default defineRule({
     fixable: false,
     target: FORMAT,
     messages: {
-      prefix: '{item} item id "{id}" does not begin with "{prefix}"',
+      prefix:
+        '{item} item id "{id}" does not begin with "{prefix}"; OpenAI rejects it: "Expected an ID that begins with \'{prefix}\'."',
     },
   },
   check(subject, ctx) {

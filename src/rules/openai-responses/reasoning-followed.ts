@@ -32,9 +32,9 @@ export default defineRule({
     fixable: false,
     target: FORMAT,
     messages: {
-      last: 'reasoning item "{id}" is the last item of its turn; OpenAI needs the item it preceded right after it',
+      last: 'reasoning item "{id}" is the last item of its turn; OpenAI rejects it: "Item \'{id}\' of type \'reasoning\' was provided without its required following item."',
       plainMessage:
-        'reasoning item "{id}" is followed by an assistant message without its original "msg_" id; OpenAI needs the item it preceded right after it',
+        'reasoning item "{id}" is followed by an assistant message without its original "msg_" id; OpenAI rejects it: "Item \'{id}\' of type \'reasoning\' was provided without its required following item."',
     },
   },
   check(subject, ctx) {
