@@ -628,6 +628,8 @@ type Where = { messageIndex: number; partIndex: number };
 /** Collects losses and items while writing. */
 class Writer {
   readonly items: JsonObject[] = [];
+  /** Writing a conversation read from another format (no read context): fill in what the API requires. */
+  foreign = false;
   readonly losses: Loss[] = [];
 
   /** The open message item content parts are added to, with its grouping key. */
@@ -658,8 +660,21 @@ class Writer {
       first.type === o.defaultType &&
       typeof first.text === 'string' &&
       Object.keys(first).every((k) => plainKeys.includes(k));
+    // Several plain text parts from another format: one string (content parts without an item id
+    // and status fit neither input message shape the API takes).
+    const allPlain =
+      o.header === undefined &&
+      o.content.length > 1 &&
+      o.content.every(
+        (c) =>
+          c.type === o.defaultType &&
+          typeof c.text === 'string' &&
+          Object.keys(c).every((k) => plainKeys.includes(k)),
+      );
     if (wantString && plain) {
       setOwn(o.item, 'content', first.text!);
+    } else if (allPlain) {
+      setOwn(o.item, 'content', o.content.map((c) => c.text as string).join('\n\n'));
     } else {
       setOwn(o.item, 'content', o.content);
     }
@@ -747,6 +762,8 @@ function writeContentPart(
     if (part.type === 'image') {
       w.losses.push(...fieldLosses(part, IMAGE_FIELDS, where, `${label}image part`));
       out = { type: 'input_image', image_url: (data ?? url)! };
+      // From another format: the API's default, which the SDK's type requires spelled out.
+      if (w.foreign && pd === undefined) out.detail = 'auto';
     } else {
       w.losses.push(...fieldLosses(part, DOCUMENT_FIELDS, where, `${label}document part`));
       out = { type: 'input_file' };
@@ -944,6 +961,7 @@ function write(conversation: Conversation, context?: unknown): WriteResult {
   const ctx = context as ResponsesContext | undefined;
   const bare = ctx?.bare === true;
   const w = new Writer();
+  w.foreign = ctx === undefined;
   w.losses.push(...providerDataLosses(conversation, FORMAT, {}));
   w.losses.push(...fieldLosses(conversation, ['version', 'messages'], {}, 'conversation'));
   const instrAt = bare ? -1 : instructionsIndex(conversation, ctx);
