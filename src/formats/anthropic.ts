@@ -621,10 +621,12 @@ function writeMedia(
       if (keepMediaType && mediaType !== undefined) source.media_type = mediaType;
       source.data = data;
       if (foreign && kind === 'document' && mediaType !== 'application/pdf') {
+        // Reported as lost, so left out: the API refuses other base64 document types.
         state.losses.push({
           ...where,
           what: `${at(label)}document type ${mediaType ?? '(none)'} (Anthropic takes PDF and plain text)`,
         });
+        return undefined;
       }
     }
   } else if (url !== undefined) {
@@ -635,6 +637,7 @@ function writeMedia(
         ...where,
         what: `${at(label)}document type ${mediaType ?? '(none)'} (Anthropic URL documents are PDF)`,
       });
+      return undefined;
     }
   } else {
     state.losses.push({ ...where, what: `${at(label)}${kind} part without url or data` });
