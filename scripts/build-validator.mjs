@@ -1,5 +1,11 @@
 // Compiles schemas/conversation.v1.schema.json into standalone validator code
 // (ajv standalone), so `histlint lint` never compiles a schema at start-up.
+//
+// The validators are compiled from copies of the envelope and of the message list with
+// every local $ref replaced by the definition it names (the schema has no cycles): ajv then
+// validates messages and parts inline instead of calling a function per message and per
+// part with a freshly built options object, which made validation about a third slower.
+// The contract file keeps its $defs; the meaning is the same.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -7,6 +13,22 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const schema = JSON.parse(readFileSync(`${root}schemas/conversation.v1.schema.json`, 'utf8'));
+
+/** A copy of `node` with each `{"$ref": "#/$defs/x"}` replaced by the definition of x. */
+function inlineRefs(node) {
+  if (Array.isArray(node)) return node.map(inlineRefs);
+  if (node === null || typeof node !== 'object') return node;
+  if (typeof node.$ref === 'string' && node.$ref.startsWith('#/$defs/')) {
+    const { $ref, ...rest } = node;
+    const target = schema.$defs[$ref.slice('#/$defs/'.length)];
+    if (target === undefined) throw new Error(`no definition for ${$ref}`);
+    return inlineRefs({ ...target, ...rest });
+  }
+  const out = {};
+  for (const [key, value] of Object.entries(node)) out[key] = inlineRefs(value);
+  return out;
+}
+
 const ajv = new Ajv2020({
   allErrors: true,
   discriminator: true,
@@ -15,11 +37,12 @@ const ajv = new Ajv2020({
   strictRequired: false,
   code: { source: true, esm: true, lines: false },
 });
-ajv.addSchema(schema);
-const id = schema.$id;
+const base = schema.$id.replace(/\.json$/, '');
+ajv.addSchema({ ...inlineRefs(schema.$defs.envelope), $id: `${base}.envelope.json` });
+ajv.addSchema({ ...inlineRefs(schema.$defs.messages), $id: `${base}.messages.json` });
 const code = standaloneCode(ajv, {
-  validateEnvelope: `${id}#/$defs/envelope`,
-  validateMessages: `${id}#/$defs/messages`,
+  validateEnvelope: `${base}.envelope.json`,
+  validateMessages: `${base}.messages.json`,
 });
 mkdirSync(`${root}src/generated`, { recursive: true });
 writeFileSync(

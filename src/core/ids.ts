@@ -43,10 +43,17 @@ export function newId(now: number = Date.now()): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** True when `value` is a UUID in its canonical 8-4-4-4-12 hex form. */
 export function isUuid(value: string): boolean {
-  // The length check rejects most non-UUIDs before the regex runs.
-  return value.length === 36 && UUID.test(value);
+  // A character loop: lint checks every message's ids, and this is several times a regex's speed.
+  if (value.length !== 36) return false;
+  for (let k = 0; k < 36; k++) {
+    const c = value.charCodeAt(k);
+    if (k === 8 || k === 13 || k === 18 || k === 23) {
+      if (c !== 0x2d) return false;
+    } else if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46))) {
+      return false;
+    }
+  }
+  return true;
 }

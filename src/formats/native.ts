@@ -6,7 +6,7 @@ import { SourceError } from '../model/errors.js';
 import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
 import { escapePointerToken } from '../model/pointer.js';
 import { isObject, shapeProblem, type Message } from '../model/types.js';
-import type { Conversation, ConversationFormat } from './format.js';
+import type { Conversation, ConversationFormat, Locator } from './format.js';
 
 interface NativeContext {
   /** The value read was a bare array. */
@@ -29,6 +29,22 @@ export function nativeProblem(value: JsonValue): string | null {
   }
   return shapeProblem(messages);
 }
+
+/** A locator for messages under `base` (`/messages` in an envelope, the root for a bare array). */
+function locatorAt(base: string): Locator {
+  return (messageIndex, partIndex, path = []) => {
+    if (messageIndex === undefined) return base;
+    let p = `${base}/${messageIndex}`;
+    if (partIndex !== undefined) p += `/parts/${partIndex}`;
+    for (const t of path) p += '/' + escapePointerToken(t);
+    return p;
+  };
+}
+
+const locateBare = locatorAt('');
+const locateEnvelope = locatorAt('/messages');
+const BARE: NativeContext = { bare: true };
+const ENVELOPE: NativeContext = { bare: false };
 
 /** The value detect() last accepted; read() of the same object skips the shape scan. */
 let lastDetected: JsonValue | undefined;
@@ -53,18 +69,10 @@ export const nativeFormat: ConversationFormat = {
     const conversation: Conversation = bare
       ? { version: 1, messages: value as Message[] }
       : (value as Conversation);
-    const base = bare ? '' : '/messages';
-    return {
-      conversation,
-      context: { bare } satisfies NativeContext,
-      locate(messageIndex, partIndex, path = []) {
-        if (messageIndex === undefined) return base;
-        let p = `${base}/${messageIndex}`;
-        if (partIndex !== undefined) p += `/parts/${partIndex}`;
-        for (const t of path) p += '/' + escapePointerToken(t);
-        return p;
-      },
-    };
+    // Shared locators and contexts: reading costs no closure per conversation.
+    return bare
+      ? { conversation, context: BARE, locate: locateBare }
+      : { conversation, context: ENVELOPE, locate: locateEnvelope };
   },
   write(conversation, context) {
     const ctx = context as NativeContext | undefined;

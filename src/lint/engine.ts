@@ -5,7 +5,7 @@
  */
 import { analyzePairing, type Pairing } from '../core/pairing.js';
 import { detectFormat } from '../formats/detect.js';
-import type { ConversationFormat } from '../formats/format.js';
+import type { ConversationFormat, ReadResult } from '../formats/format.js';
 import { formatByName } from '../formats/index.js';
 import { decodeUtf8, kindFromName } from '../model/document.js';
 import { SourceError } from '../model/errors.js';
@@ -85,6 +85,39 @@ function messageFor(
   return renderMessage(ruleById(ruleId)!.meta, messageId, data);
 }
 
+/** The conversation rules check: a class, so each conversation costs one object, not a set of closures. */
+class Subject implements LintSubject {
+  readonly messages: LintSubject['messages'];
+  readonly format: string;
+  readonly shape: LintSubject['shape'];
+  private cachedPairing: Pairing | undefined;
+
+  constructor(
+    readonly root: JsonValue,
+    formatName: string,
+    private readonly read: ReadResult,
+    readonly rootPointer: string,
+    readonly leavePending: boolean,
+  ) {
+    this.messages = read.conversation.messages;
+    this.format = formatName;
+    this.shape = formatName !== 'histlint' ? 'foreign' : Array.isArray(root) ? 'bare' : 'envelope';
+  }
+
+  pointerOf(
+    messageIndex?: number,
+    partIndex?: number,
+    path?: readonly (string | number)[],
+  ): string {
+    return this.rootPointer + this.read.locate(messageIndex, partIndex, path);
+  }
+
+  pairing(): Pairing {
+    this.cachedPairing ??= analyzePairing(this.messages);
+    return this.cachedPairing;
+  }
+}
+
 /** Builds the subject rules check, for a conversation read by `format`. */
 function buildSubject(
   target: JsonValue,
@@ -92,24 +125,7 @@ function buildSubject(
   rootPointer: string,
   leavePending: boolean,
 ): LintSubject {
-  const read = format.read(target);
-  const messages = read.conversation.messages;
-  let pairing: Pairing | undefined;
-  return {
-    messages,
-    root: target,
-    format: format.name,
-    shape: format.name !== 'histlint' ? 'foreign' : Array.isArray(target) ? 'bare' : 'envelope',
-    rootPointer,
-    pointerOf(messageIndex, partIndex, path) {
-      return rootPointer + read.locate(messageIndex, partIndex, path);
-    },
-    pairing() {
-      pairing ??= analyzePairing(messages);
-      return pairing;
-    },
-    leavePending,
-  };
+  return new Subject(target, format.name, format.read(target), rootPointer, leavePending);
 }
 
 /** An enabled rule with its context; built once per set of enabled rules, not per conversation. */
@@ -184,8 +200,12 @@ function lintValue(text: string, value: JsonValue, options: LintOptions): RawFin
     });
   }
   const tokens = options.pointer ?? [];
-  const target = valueAt(value, tokens);
-  out.push(...lintConversation(target, toPointer(tokens), options, options.from));
+  const found =
+    tokens.length === 0
+      ? lintConversation(value, '', options, options.from)
+      : lintConversation(valueAt(value, tokens), toPointer(tokens), options, options.from);
+  if (out.length === 0) return found;
+  for (const f of found) out.push(f);
   return out;
 }
 

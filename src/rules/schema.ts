@@ -4,6 +4,9 @@
  * code at build time.
  */
 import { validateEnvelope, validateMessages } from '../generated/conversation-validator.js';
+import type { JsonValue } from '../model/json.js';
+import { parsePointer, valueAt } from '../model/pointer.js';
+import { isObject } from '../model/types.js';
 import { defineRule, type Report } from './rule.js';
 
 interface AjvError {
@@ -19,8 +22,14 @@ type Validator = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
 const envelope = validateEnvelope as Validator;
 const bare = validateMessages as Validator;
 
+/** The `type` of the part at `pointer` in `root`, if there is one. */
+function partTypeAt(root: unknown, pointer: string): unknown {
+  const v = valueAt(root as JsonValue, parsePointer(pointer));
+  return isObject(v) ? v.type : undefined;
+}
+
 /** One readable sentence for an ajv error. */
-function describe(e: AjvError): string {
+function describe(e: AjvError, root: unknown): string {
   switch (e.keyword) {
     case 'required':
       return `missing required property "${String(e.params.missingProperty)}"`;
@@ -31,7 +40,8 @@ function describe(e: AjvError): string {
     case 'const':
       return `must be ${JSON.stringify(e.params.allowedValue)}`;
     case 'oneOf':
-      return /documentPart/.test(e.schemaPath)
+      // The failing part's own type says which media rule it broke.
+      return partTypeAt(root, e.instancePath) === 'document'
         ? 'a document needs exactly one of "url" or "data"'
         : 'an image needs exactly one of "url" or "data" ("data" also needs "mediaType")';
     case 'not':
@@ -53,7 +63,7 @@ export function schemaProblems(root: unknown): { pointer: string; message: strin
   for (const e of errors) {
     if (e.keyword === 'if') continue;
     if (oneOfPaths.some((p) => `${e.instancePath}|${e.schemaPath}`.startsWith(p))) continue;
-    out.push({ pointer: e.instancePath, message: describe(e) });
+    out.push({ pointer: e.instancePath, message: describe(e, root) });
   }
   return out;
 }
