@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runTasks } from '../src/lint/pool.js';
+import { runTasks, startPool } from '../src/lint/pool.js';
 import { parseShard, shardOf } from '../src/lint/shard.js';
 import {
   mergeRanges,
@@ -128,8 +128,10 @@ describe('worker threads', () => {
         absolute: f,
         options: OPTIONS,
       }));
-      const one = await runTasks(tasks, 1);
-      const two = await runTasks(tasks, 2);
+      const one = await runTasks(tasks, null);
+      const pool = await startPool(2);
+      expect(pool).not.toBeNull();
+      const two = await runTasks(tasks, pool);
       expect(two).toEqual(one);
     },
   );

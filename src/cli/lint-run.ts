@@ -8,7 +8,7 @@ import { ConfigError, loadConfig } from '../config/load.js';
 import { FORMAT_NAMES, TARGETS } from '../config/names.js';
 import type { Config } from '../config/schema.js';
 import { countFindings, lintBytes, type FileResult } from '../lint/engine.js';
-import { runTasks } from '../lint/pool.js';
+import { runTasks, startPool } from '../lint/pool.js';
 import { parseShard, shardOf } from '../lint/shard.js';
 import {
   isEventLogFile,
@@ -148,6 +148,11 @@ export async function runLint(
     return o;
   };
 
+  // Threads start now, loading their code while this thread sizes and cuts the work. Without
+  // --jobs, a run of a few small files stays in this thread: starting threads would cost more.
+  const mayBeSmall = flags.jobs === undefined && inputs.length < SMALL_RUN_FILES;
+  let pool = jobs > 1 && !mayBeSmall ? await startPool(jobs) : null;
+
   // One task per file; a big JSONL file is cut into line-aligned byte ranges so all cores share it.
   const tasks: LintTask[] = [];
   const sizes: number[] = [];
@@ -194,12 +199,11 @@ export async function runLint(
   }
 
   const progress = createProgress(io, flags.progress, tasks.length);
-  // Starting threads costs more than a little work: without --jobs, small runs stay in this thread.
-  const small = tasks.length < SMALL_RUN_FILES && totalBytes < SMALL_RUN_BYTES;
-  const workers = flags.jobs === undefined && small ? 1 : jobs;
+  if (pool === null && mayBeSmall && jobs > 1 && totalBytes >= SMALL_RUN_BYTES)
+    pool = await startPool(jobs);
   const taskResults = await runTasks(
     tasks,
-    workers,
+    pool,
     (r) => progress.update(r.bytes),
     io.signal,
     sizes,

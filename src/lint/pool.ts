@@ -39,16 +39,43 @@ export function batchTasks(tasks: readonly LintTask[], sizes: readonly number[])
   return batches;
 }
 
-/** Runs tasks with up to `jobs` threads; `onResult` sees each result as it completes. */
+/** A worker pool started ahead of the work, so threads load their code while the main thread prepares tasks. */
+export interface LintPool {
+  run(tasks: LintTask[], signal?: AbortSignal): Promise<TaskResult[]>;
+  destroy(): Promise<void>;
+}
+
+/** Starts `threads` worker threads (or returns null when the built worker is missing, as in tests of src/). */
+export async function startPool(threads: number): Promise<LintPool | null> {
+  if (threads <= 1 || !existsSync(WORKER)) return null;
+  const { default: Tinypool } = await import('tinypool');
+  const pool = new Tinypool({
+    filename: WORKER,
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: 100,
+  });
+  return {
+    run: (batch, signal) =>
+      pool.run(batch, signal === undefined ? {} : { signal }) as Promise<TaskResult[]>,
+    destroy: () => pool.destroy(),
+  };
+}
+
+/**
+ * Runs tasks on `pool` (or in this thread when there is none); `onResult`
+ * sees each result as it completes. The pool is destroyed at the end.
+ */
 export async function runTasks(
   tasks: readonly LintTask[],
-  jobs: number,
+  pool: LintPool | null,
   onResult: (result: TaskResult, index: number) => void = () => undefined,
   signal?: AbortSignal,
   sizes: readonly number[] = [],
 ): Promise<(TaskResult | undefined)[]> {
   const results: (TaskResult | undefined)[] = new Array(tasks.length);
-  if (jobs <= 1 || tasks.length <= 1 || !existsSync(WORKER)) {
+  if (pool === null || tasks.length <= 1) {
+    await pool?.destroy();
     for (let k = 0; k < tasks.length; k++) {
       if (signal?.aborted) break;
       results[k] = runLintTaskSync(tasks[k]!);
@@ -58,23 +85,16 @@ export async function runTasks(
     }
     return results;
   }
-  const { default: Tinypool } = await import('tinypool');
   const batches = batchTasks(tasks, sizes);
-  const pool = new Tinypool({
-    filename: WORKER,
-    minThreads: Math.min(jobs, batches.length),
-    maxThreads: Math.min(jobs, batches.length),
-    idleTimeout: 100,
-  });
   try {
     await Promise.all(
       batches.map(async (batch) => {
         if (signal?.aborted) return;
         try {
-          const out = (await pool.run(
+          const out = await pool.run(
             batch.map((k) => tasks[k]!),
-            signal === undefined ? {} : { signal },
-          )) as TaskResult[];
+            signal,
+          );
           batch.forEach((k, i) => {
             results[k] = out[i]!;
             onResult(out[i]!, k);
