@@ -46,7 +46,7 @@ export interface InputRef {
 
 /** Shows a path with `/` separators. */
 export function toPosix(p: string): string {
-  return p.split(path.sep).join('/');
+  return path.sep === '/' ? p : p.split(path.sep).join('/');
 }
 
 const GLOB_CHARS = /[*?[\]{}()!]/;

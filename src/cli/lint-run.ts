@@ -7,7 +7,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '../config/load.js';
 import { FORMAT_NAMES, TARGETS } from '../config/names.js';
 import type { Config } from '../config/schema.js';
-import { countFindings, lintBytes, type FileResult } from '../lint/engine.js';
+import { countFindings, lintBytes, type EnabledRules, type FileResult } from '../lint/engine.js';
 import { runTasks, startPool } from '../lint/pool.js';
 import { parseShard, shardOf } from '../lint/shard.js';
 import {
@@ -132,18 +132,20 @@ export async function runLint(
   }
   const jobs = flags.jobs ?? availableParallelism();
   const leavePending = flags.leavePending === true;
-  // Task options are shared by every file with the same rules and kind.
-  const optionCache = new Map<string, TaskOptions>();
+  // Task options are shared by every file with the same rules and kind (the resolver returns one Map per rule set).
+  const optionCache = new Map<EnabledRules, Map<string, TaskOptions>>();
   const taskOptionsFor = (input: InputRef): TaskOptions => {
     const rules = resolver.forFile(input.absolute);
     const kind = kindFromName(input.absolute ?? flags.stdinFilename ?? '');
-    const key = `${[...rules.keys()].join(',')}|${[...rules.values()].join(',')}|${kind ?? ''}`;
-    let o = optionCache.get(key);
+    let byKind = optionCache.get(rules);
+    if (byKind === undefined) optionCache.set(rules, (byKind = new Map()));
+    const key = kind ?? '';
+    let o = byKind.get(key);
     if (o === undefined) {
       o = { rules: [...rules], pointer, leavePending };
       if (from !== undefined) o.from = from;
       if (kind !== undefined) o.kind = kind;
-      optionCache.set(key, o);
+      byKind.set(key, o);
     }
     return o;
   };
