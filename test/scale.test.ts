@@ -235,3 +235,20 @@ describe('shards', () => {
     expect(readFileSync(path.join(dir, 'a.json'), 'utf8')).toContain('files');
   });
 });
+
+describe('interrupting lint', () => {
+  for (const jobs of ['1', '2']) {
+    it(`exits 130 with --jobs ${jobs} when Ctrl-C arrives mid-run`, async () => {
+      const dir = mkdtempSync(path.join(work, `abort${jobs}-`));
+      for (let k = 0; k < 1500; k++) writeFileSync(path.join(dir, `a${k}.jsonl`), jsonl(3));
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 30);
+      const r = await runCli(['lint', '--jobs', jobs, '--format', 'json', '.'], {
+        cwd: dir,
+        signal: controller.signal,
+      });
+      expect(r.code).toBe(130);
+      expect(r.stderr).not.toMatch(/internal error|\n {4}at /);
+    });
+  }
+});

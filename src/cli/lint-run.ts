@@ -223,7 +223,8 @@ export async function runLint(
       result = lintBytes(input.display, await readStdin(io), options);
     } else {
       const parts = taskResults.slice(slot.first, slot.first + slot.count);
-      if (parts.some((p) => p === undefined)) {
+      // includes() sees the holes an interrupted run leaves (some() skips them).
+      if (parts.includes(undefined)) {
         interrupted = true;
         break;
       }

@@ -6,13 +6,14 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runLintTaskSync, type LintTask, type TaskResult } from './tasks.js';
+import { packBatch } from './worker.js';
 
 /** The built worker: tests run from src/, whose .ts files a worker thread cannot load. */
 const WORKER = fileURLToPath(new URL('../../dist/lint/worker.js', import.meta.url));
 
 /** A batch closes at this many tasks or this many bytes (a byte range is always alone). */
-const BATCH_TASKS = 64;
-const BATCH_BYTES = 4 * 1024 * 1024;
+const BATCH_TASKS = 256;
+const BATCH_BYTES = 16 * 1024 * 1024;
 
 /** Groups consecutive tasks into batches by count and size. */
 export function batchTasks(tasks: readonly LintTask[], sizes: readonly number[]): number[][] {
@@ -41,7 +42,7 @@ export function batchTasks(tasks: readonly LintTask[], sizes: readonly number[])
 
 /** A worker pool started ahead of the work, so threads load their code while the main thread prepares tasks. */
 export interface LintPool {
-  run(tasks: LintTask[], signal?: AbortSignal): Promise<TaskResult[]>;
+  run(tasks: LintTask[]): Promise<TaskResult[]>;
   destroy(): Promise<void>;
 }
 
@@ -56,8 +57,7 @@ export async function startPool(threads: number): Promise<LintPool | null> {
     idleTimeout: 100,
   });
   return {
-    run: (batch, signal) =>
-      pool.run(batch, signal === undefined ? {} : { signal }) as Promise<TaskResult[]>,
+    run: (batch) => pool.run(packBatch(batch)) as Promise<TaskResult[]>,
     destroy: () => pool.destroy(),
   };
 }
@@ -86,15 +86,15 @@ export async function runTasks(
     return results;
   }
   const batches = batchTasks(tasks, sizes);
+  // One listener for the whole run (not one per batch): Ctrl-C stops the threads, pending batches fail.
+  const stop = (): void => void pool.destroy();
+  signal?.addEventListener('abort', stop, { once: true });
   try {
     await Promise.all(
       batches.map(async (batch) => {
         if (signal?.aborted) return;
         try {
-          const out = await pool.run(
-            batch.map((k) => tasks[k]!),
-            signal,
-          );
+          const out = await pool.run(batch.map((k) => tasks[k]!));
           batch.forEach((k, i) => {
             results[k] = out[i]!;
             onResult(out[i]!, k);
@@ -106,6 +106,7 @@ export async function runTasks(
       }),
     );
   } finally {
+    signal?.removeEventListener('abort', stop);
     await pool.destroy();
   }
   return results;
