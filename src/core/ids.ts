@@ -51,7 +51,11 @@ export function isUuid(value: string): boolean {
     const c = value.charCodeAt(k);
     if (k === 8 || k === 13 || k === 18 || k === 23) {
       if (c !== 0x2d) return false;
-    } else if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46))) {
+    } else if (!(
+      (c >= 0x30 && c <= 0x39) ||
+      (c >= 0x61 && c <= 0x66) ||
+      (c >= 0x41 && c <= 0x46)
+    )) {
       return false;
     }
   }
