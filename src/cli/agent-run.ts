@@ -20,7 +20,6 @@ import {
 } from '../model/document.js';
 import { SourceError } from '../model/errors.js';
 import { stringifyJson } from '../model/json.js';
-import { parsePointer } from '../model/pointer.js';
 import type { Message } from '../model/types.js';
 import {
   EXIT_INTERRUPTED,
@@ -38,7 +37,7 @@ import {
   type InputRef,
   type Io,
 } from './io.js';
-import { oneLine } from './options.js';
+import { oneLine, pointerTokens } from './options.js';
 import { packageVersion } from './package-info.js';
 
 /** The flags of `histlint run`. */
@@ -136,12 +135,7 @@ async function loadHistory(
   if (history === undefined && Buffer.from(bytes).toString('utf8').trim() === '') {
     return newConversation();
   }
-  let pointer: string[] = [];
-  try {
-    if (flags.pointer !== undefined) pointer = parsePointer(flags.pointer);
-  } catch (e) {
-    throw new UsageError(`--pointer: ${oneLine(e)}`);
-  }
+  const pointer = pointerTokens(flags.pointer);
   let doc: SourceDocument;
   try {
     doc = readDocument(bytes, kindFromName(input.absolute ?? flags.stdinFilename ?? ''));

@@ -4,7 +4,7 @@
  */
 import { promises as fs, statSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../config/load.js';
+import { loadCliConfig } from './config.js';
 import { FORMAT_NAMES, TARGETS } from '../config/names.js';
 import type { Config } from '../config/schema.js';
 import { countFindings, lintBytes, type EnabledRules, type FileResult } from '../lint/engine.js';
@@ -23,7 +23,6 @@ import { availableParallelism } from 'node:os';
 import { fixBytes, isEmptyPlan, planFixes } from '../lint/fix.js';
 import { SeverityResolver } from '../lint/severity.js';
 import { kindFromName } from '../model/document.js';
-import { parsePointer } from '../model/pointer.js';
 import { REPORTERS } from '../reporters/index.js';
 import type { LintResults } from '../reporters/types.js';
 import { RULES, ruleById, ruleDocsUrl } from '../rules/index.js';
@@ -31,7 +30,7 @@ import type { Severity } from '../rules/rule.js';
 import { colorLevel } from './color.js';
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
 import { expandInputs, print, readStdin, writeAtomic, type InputRef, type Io } from './io.js';
-import { oneLine } from './options.js';
+import { oneLine, pointerTokens } from './options.js';
 import { packageVersion } from './package-info.js';
 
 /** The flags of `histlint lint`. */
@@ -80,13 +79,7 @@ export async function runLint(
   flags: LintFlags,
   io: Io,
 ): Promise<number> {
-  let loaded;
-  try {
-    loaded = await loadConfig(io.cwd, flags.config);
-  } catch (e) {
-    if (e instanceof ConfigError) throw new UsageError(e.message);
-    throw e;
-  }
+  const loaded = await loadCliConfig(io.cwd, flags.config);
   const config: Config = loaded.config;
   const format = flags.format ?? config.format ?? 'stylish';
   checkChoice('--format', format, FORMAT_NAMES);
@@ -94,12 +87,7 @@ export async function runLint(
   checkChoice('--target', target, TARGETS);
   const cliRules = parseRuleFlags(flags.rule ?? []);
   const pointerText = flags.pointer ?? config.pointer;
-  let pointer: string[];
-  try {
-    pointer = pointerText === undefined ? [] : parsePointer(pointerText);
-  } catch (e) {
-    throw new UsageError(`--pointer: ${oneLine(e)}`);
-  }
+  const pointer = pointerTokens(pointerText);
   const from = flags.from ?? config.from;
   const ignore = [...(config.ignore ?? []), ...(flags.ignore ?? [])];
   const errorOnUnmatched = flags.errorOnUnmatchedPattern !== false;

@@ -3,6 +3,8 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { FROM_CHOICES } from '../formats/names.js';
+import { parsePointer } from '../model/pointer.js';
+import { UsageError } from './exit-codes.js';
 import type { Io } from './io.js';
 
 /** What every command's action needs: the I/O, and where to put its exit code. */
@@ -84,4 +86,14 @@ export function duplicatesOption(): Option {
   return new Option('--duplicates <which>', 'which of several results for one call to keep')
     .choices(['keep-first', 'keep-last'])
     .default('keep-first');
+}
+
+/** The `--pointer` value as tokens (none: the document itself); a malformed pointer is a usage error. */
+export function pointerTokens(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  try {
+    return parsePointer(text);
+  } catch (e) {
+    throw new UsageError(`--pointer: ${oneLine(e)}`);
+  }
 }

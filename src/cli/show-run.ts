@@ -3,19 +3,19 @@
  * linked to its result, and the findings beside the message they concern;
  * `--format json` gives the same timeline as data.
  */
-import { loadConfig, ConfigError } from '../config/load.js';
+import { loadCliConfig } from './config.js';
 import { detectFormat } from '../formats/detect.js';
 import { countFindings, lintBytes, lintText, type Finding } from '../lint/engine.js';
 import { eventLogOf } from '../formats/conversations.js';
 import { SeverityResolver } from '../lint/severity.js';
 import { kindFromName, readDocument } from '../model/document.js';
 import { SourceError } from '../model/errors.js';
-import { parsePointer, valueAt } from '../model/pointer.js';
+import { valueAt } from '../model/pointer.js';
 import type { Message } from '../model/types.js';
 import { chalkFor } from './color.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
 import { expandInputs, print, readInput, type Io } from './io.js';
-import { oneLine } from './options.js';
+import { pointerTokens } from './options.js';
 import { terminalSafe } from './terminal-text.js';
 import {
   buildTimeline,
@@ -86,19 +86,8 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
   );
   if (inputs.length !== 1) throw new UsageError('show takes one file');
   const input = inputs[0]!;
-  let loaded;
-  try {
-    loaded = await loadConfig(io.cwd, flags.config);
-  } catch (e) {
-    if (e instanceof ConfigError) throw new UsageError(e.message);
-    throw e;
-  }
-  let pointer: string[];
-  try {
-    pointer = parsePointer(flags.pointer ?? loaded.config.pointer ?? '');
-  } catch (e) {
-    throw new UsageError(`--pointer: ${oneLine(e)}`);
-  }
+  const loaded = await loadCliConfig(io.cwd, flags.config);
+  const pointer = pointerTokens(flags.pointer ?? loaded.config.pointer);
   const from = flags.from ?? loaded.config.from;
   const rules = new SeverityResolver(
     loaded.config,

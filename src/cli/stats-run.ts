@@ -8,10 +8,9 @@ import { loadTokenCounter, messageTokens, type TokenizerName } from '../core/tok
 import { mapConversations } from '../formats/conversations.js';
 import { kindFromName, readDocument } from '../model/document.js';
 import { SourceError } from '../model/errors.js';
-import { parsePointer } from '../model/pointer.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
 import { expandInputs, print, readInput, type Io } from './io.js';
-import { oneLine } from './options.js';
+import { oneLine, pointerTokens } from './options.js';
 import { terminalSafe } from './terminal-text.js';
 
 /** The flags of `histlint stats`. */
@@ -135,12 +134,7 @@ export async function runStats(
 ): Promise<number> {
   if (patterns.length === 0)
     throw new UsageError('stats needs file patterns (or "-" for standard input)');
-  let pointer: string[];
-  try {
-    pointer = parsePointer(flags.pointer ?? '');
-  } catch (e) {
-    throw new UsageError(`--pointer: ${oneLine(e)}`);
-  }
+  const pointer = pointerTokens(flags.pointer);
   const inputs = await expandInputs(patterns, io, {
     ...(flags.stdinFilename === undefined ? {} : { stdinName: flags.stdinFilename }),
     ...(flags.ignore === undefined ? {} : { ignore: flags.ignore }),

@@ -16,7 +16,6 @@ import {
   type SourceDocument,
 } from '../model/document.js';
 import { SourceError } from '../model/errors.js';
-import { parsePointer } from '../model/pointer.js';
 import { chalkFor } from './color.js';
 import {
   EXIT_FINDINGS,
@@ -36,7 +35,7 @@ import {
   type Io,
 } from './io.js';
 import type { Operation } from './operations.js';
-import { oneLine } from './options.js';
+import { oneLine, pointerTokens } from './options.js';
 
 /** Flags every file operation shares. */
 export interface TransformFlags {
@@ -275,7 +274,7 @@ export async function runTransform(
       `--report-format: expected one of human|json, got "${flags.reportFormat}"`,
     );
   }
-  const pointerTokens = flags.pointer === undefined ? [] : parsePointerFlag(flags.pointer);
+  const pointer = pointerTokens(flags.pointer);
   let args = files;
   if (args.length === 0) {
     if (io.stdin.isTTY === true)
@@ -311,14 +310,7 @@ export async function runTransform(
     try {
       const bytes = await readInput(input, io);
       const kind = kindFromName(input.absolute ?? flags.stdinFilename ?? '');
-      outcome = processDocument(
-        input,
-        readDocument(bytes, kind),
-        op,
-        flags,
-        pointerTokens,
-        writing,
-      );
+      outcome = processDocument(input, readDocument(bytes, kind), op, flags, pointer, writing);
     } catch (e) {
       // Anything but a SourceError is a bug; it still costs only this file, in one line.
       const error = e instanceof SourceError ? e : new SourceError(`internal error: ${oneLine(e)}`);
@@ -352,14 +344,6 @@ export async function runTransform(
     await writeAtomic(target, json);
   }
   return interrupted ? EXIT_INTERRUPTED : exit;
-}
-
-function parsePointerFlag(pointer: string): string[] {
-  try {
-    return parsePointer(pointer);
-  } catch (e) {
-    throw new UsageError(`--pointer: ${oneLine(e)}`);
-  }
 }
 
 async function emit(
