@@ -1,12 +1,16 @@
 /**
  * What the provider-target rules (`--target`, SPEC §3) share: how a v1
- * history maps onto a provider's turns, and small readers of parts.
- * The acceptance rules themselves come from the research notes in
- * `shared/reference/providers.md`.
+ * history maps onto a provider's turns, small readers of parts, and the
+ * checks that several providers' rules run with their own sets, patterns
+ * and messages. The acceptance rules themselves come from the research
+ * notes in `shared/reference/providers.md`.
  */
 import type { JsonObject, JsonValue } from '../model/json.js';
 import { isObject, type Message, type Part } from '../model/types.js';
-import type { LintSubject } from './rule.js';
+import type { LintSubject, Rule } from './rule.js';
+
+/** A rule's whole-conversation check, as the factories below build it. */
+export type Check = NonNullable<Rule['check']>;
 
 /** The `providerData` entry a format left on a message or part, if any. */
 export function providerEntry(obj: JsonObject, format: string): JsonObject | undefined {
@@ -164,6 +168,35 @@ export function mediaParts(messages: readonly Message[], inResults: boolean): Me
   return out;
 }
 
+/** The path of the field a media type was read from: `mediaType`, or else the `url`. */
+export function mediaTypePath(ref: MediaRef): (string | number)[] {
+  return [...ref.path, typeof ref.part.mediaType === 'string' ? 'mediaType' : 'url'];
+}
+
+/**
+ * A check that the media type of every image is in `accepted`, reported as
+ * `type` with `{mediaType}`; `inResults` also checks the images inside tool
+ * results. An image given only by a plain URL has no type to check.
+ */
+export function imageMediaTypeCheck(
+  accepted: ReadonlySet<string>,
+  options: { inResults: boolean },
+): Check {
+  return (subject, ctx) => {
+    for (const ref of mediaParts(subject.messages, options.inResults)) {
+      const mediaType = ref.kind === 'image' ? mediaTypeOf(ref.part) : undefined;
+      if (mediaType === undefined || accepted.has(mediaType)) continue;
+      ctx.report({
+        messageId: 'type',
+        data: { mediaType },
+        messageIndex: ref.messageIndex,
+        partIndex: ref.partIndex,
+        path: mediaTypePath(ref),
+      });
+    }
+  };
+}
+
 /** A tool call of a history with a string id. */
 export interface CallAt {
   id: string;
@@ -171,28 +204,192 @@ export interface CallAt {
   partIndex: number;
 }
 
-/** The tool calls of the given messages that carry a string id, in order. */
-export function callsIn(messages: readonly Message[], indices: readonly number[]): CallAt[] {
+/** The parts of the given messages of one type whose `key` is a string, in order. */
+function idsIn(
+  messages: readonly Message[],
+  indices: readonly number[],
+  type: 'tool-call' | 'tool-result',
+  key: 'id' | 'callId',
+): CallAt[] {
   const out: CallAt[] = [];
   for (const i of indices) {
     messages[i]!.parts.forEach((p, j) => {
-      if (p.type === 'tool-call' && typeof p.id === 'string') {
-        out.push({ id: p.id, messageIndex: i, partIndex: j });
-      }
+      const id = p.type === type ? p[key] : undefined;
+      if (typeof id === 'string') out.push({ id, messageIndex: i, partIndex: j });
     });
   }
   return out;
 }
 
+/** The tool calls of the given messages that carry a string id, in order. */
+export function callsIn(messages: readonly Message[], indices: readonly number[]): CallAt[] {
+  return idsIn(messages, indices, 'tool-call', 'id');
+}
+
 /** The tool results of the given messages that carry a string `callId`, in order. */
 export function resultsIn(messages: readonly Message[], indices: readonly number[]): CallAt[] {
-  const out: CallAt[] = [];
-  for (const i of indices) {
-    messages[i]!.parts.forEach((p, j) => {
-      if (p.type === 'tool-result' && typeof p.callId === 'string') {
-        out.push({ id: p.callId, messageIndex: i, partIndex: j });
+  return idsIn(messages, indices, 'tool-result', 'callId');
+}
+
+/** The calls whose id is not in `answered`, each id once (its first call). */
+export function unansweredCalls(calls: readonly CallAt[], answered: ReadonlySet<string>): CallAt[] {
+  const seen = new Set<string>();
+  return calls.filter((call) => {
+    if (answered.has(call.id) || seen.has(call.id)) return false;
+    seen.add(call.id);
+    return true;
+  });
+}
+
+/**
+ * The check of the rules that pair calls and results turn by turn
+ * (`anthropic/tool-result-next-turn`, `bedrock/tool-result-next-turn`):
+ * every call of an assistant turn has a result in the user turn right
+ * after it (reported once per id, as `missing` with its `{id}`), and every
+ * result of a user turn answers a call of the assistant turn right before
+ * it (reported as `unexpected` with its `{id}`). A turn of the other role
+ * in between (two assistant turns in a row, as Bedrock keeps them) answers
+ * nothing; where turns of one role merge (Anthropic) there is none. A history
+ * that ends with an assistant turn leaves its calls pending:
+ * dangling-tool-call reports them.
+ */
+export function nextTurnResultsCheck(
+  turnsOf: (subject: LintSubject) => Turn[],
+  messageIds: { missing: string; unexpected: string },
+): Check {
+  return (subject, ctx) => {
+    const messages = subject.messages;
+    const turns = turnsOf(subject);
+    turns.forEach((turn, t) => {
+      if (turn.role === 'assistant') {
+        const next = turns[t + 1];
+        if (next === undefined) return;
+        const answered = new Set(
+          next.role === 'user' ? resultsIn(messages, next.messages).map((r) => r.id) : [],
+        );
+        for (const call of unansweredCalls(callsIn(messages, turn.messages), answered)) {
+          ctx.report({
+            messageId: messageIds.missing,
+            data: { id: call.id },
+            messageIndex: call.messageIndex,
+            partIndex: call.partIndex,
+          });
+        }
+        return;
+      }
+      const previous = turns[t - 1];
+      const calls = new Set(
+        previous?.role === 'assistant' ? callsIn(messages, previous.messages).map((c) => c.id) : [],
+      );
+      for (const result of resultsIn(messages, turn.messages)) {
+        if (calls.has(result.id)) continue;
+        ctx.report({
+          messageId: messageIds.unexpected,
+          data: { id: result.id },
+          messageIndex: result.messageIndex,
+          partIndex: result.partIndex,
+          path: ['callId'],
+        });
       }
     });
-  }
-  return out;
+  };
+}
+
+/** The index of the last message that is not a system message, or -1. */
+export function lastNonSystem(messages: readonly Message[]): number {
+  let i = messages.length - 1;
+  while (i >= 0 && messages[i]!.role === 'system') i--;
+  return i;
+}
+
+/**
+ * The check of the rules against empty content (`anthropic/empty-text`,
+ * `bedrock/blank-text`): a non-system message with no parts is reported as
+ * `empty` with its `{role}`, a text part that is empty or only whitespace as
+ * `blank`. With `finalAssistantMayBeEmpty`, the last non-system message may
+ * be an empty assistant message. System messages are passed over: they go
+ * to the provider's top-level system field.
+ */
+export function emptyContentCheck(options: { finalAssistantMayBeEmpty: boolean }): Check {
+  return (subject, ctx) => {
+    const messages = subject.messages;
+    const last = options.finalAssistantMayBeEmpty ? lastNonSystem(messages) : -1;
+    messages.forEach((m, i) => {
+      if (m.role === 'system') return;
+      if (m.parts.length === 0) {
+        if (i === last && m.role === 'assistant') return;
+        ctx.report({
+          messageId: 'empty',
+          data: { role: m.role },
+          messageIndex: i,
+          path: ['parts'],
+        });
+        return;
+      }
+      m.parts.forEach((p, j) => {
+        if (p.type === 'text' && isBlank(p.text)) {
+          ctx.report({ messageId: 'blank', messageIndex: i, partIndex: j, path: ['text'] });
+        }
+      });
+    });
+  };
+}
+
+/** What {@link partFieldCheck} checks, and how it reports. */
+export interface PartFieldCheck {
+  messageId: string;
+  /** The field of a top-level part to check, or undefined to pass the part over. */
+  field: (part: Part) => string | undefined;
+  /** Whether a string value is accepted; a field that is absent or not a string is. */
+  valid: (value: string) => boolean;
+  /** The report's data for a rejected value. */
+  data: (part: Part, value: string) => Record<string, string | number>;
+}
+
+/**
+ * A check that a string field of the top-level parts is valid; a rejected
+ * value is reported at the field.
+ */
+export function partFieldCheck(spec: PartFieldCheck): Check {
+  return (subject, ctx) => {
+    subject.messages.forEach((m, i) => {
+      m.parts.forEach((p, j) => {
+        const field = spec.field(p);
+        if (field === undefined) return;
+        const value = p[field];
+        if (typeof value !== 'string' || spec.valid(value)) return;
+        ctx.report({
+          messageId: spec.messageId,
+          data: spec.data(p, value),
+          messageIndex: i,
+          partIndex: j,
+          path: [field],
+        });
+      });
+    });
+  };
+}
+
+/**
+ * A check that every tool call `id` and tool result `callId` matches
+ * `pattern`, reported as `pattern` with `{kind}` (tool call, tool result)
+ * and `{id}`.
+ */
+export function toolIdPatternCheck(pattern: RegExp): Check {
+  return partFieldCheck({
+    messageId: 'pattern',
+    field: (p) => (p.type === 'tool-call' ? 'id' : p.type === 'tool-result' ? 'callId' : undefined),
+    valid: (id) => pattern.test(id),
+    data: (p, id) => ({ kind: p.type === 'tool-call' ? 'tool call' : 'tool result', id }),
+  });
+}
+
+/** A check that every tool call `name` matches `pattern`, reported as `pattern` with `{name}`. */
+export function functionNamePatternCheck(pattern: RegExp): Check {
+  return partFieldCheck({
+    messageId: 'pattern',
+    field: (p) => (p.type === 'tool-call' ? 'name' : undefined),
+    valid: (name) => pattern.test(name),
+    data: (_p, name) => ({ name }),
+  });
 }

@@ -4,7 +4,7 @@
  * (providers.md §3, "Empty content").
  */
 import { defineRule } from '../rule.js';
-import { isBlank } from '../targets.js';
+import { emptyContentCheck } from '../targets.js';
 
 /** The `anthropic/empty-text` rule. */
 export default defineRule({
@@ -21,28 +21,5 @@ export default defineRule({
         '{role} message has no content; Anthropic rejects it: "all messages must have non-empty content except for the optional final assistant message"',
     },
   },
-  check(subject, ctx) {
-    const messages = subject.messages;
-    let last = messages.length - 1;
-    while (last >= 0 && messages[last]!.role === 'system') last--;
-    messages.forEach((m, i) => {
-      // System messages go to the top-level `system` field, not to `messages`.
-      if (m.role === 'system') return;
-      if (m.parts.length === 0) {
-        if (i === last && m.role === 'assistant') return;
-        ctx.report({
-          messageId: 'empty',
-          data: { role: m.role },
-          messageIndex: i,
-          path: ['parts'],
-        });
-        return;
-      }
-      m.parts.forEach((p, j) => {
-        if (p.type === 'text' && isBlank(p.text)) {
-          ctx.report({ messageId: 'blank', messageIndex: i, partIndex: j, path: ['text'] });
-        }
-      });
-    });
-  },
+  check: emptyContentCheck({ finalAssistantMayBeEmpty: true }),
 });

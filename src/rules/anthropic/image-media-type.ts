@@ -4,7 +4,7 @@
  * "Images"; SDK `Base64ImageSource.media_type`).
  */
 import { defineRule } from '../rule.js';
-import { mediaParts, mediaTypeOf } from '../targets.js';
+import { imageMediaTypeCheck } from '../targets.js';
 
 const ACCEPTED = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
@@ -20,17 +20,5 @@ export default defineRule({
       type: "image of type \"{mediaType}\"; Anthropic rejects it: \"media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'\"",
     },
   },
-  check(subject, ctx) {
-    for (const ref of mediaParts(subject.messages, true)) {
-      const mediaType = ref.kind === 'image' ? mediaTypeOf(ref.part) : undefined;
-      if (mediaType === undefined || ACCEPTED.has(mediaType)) continue;
-      ctx.report({
-        messageId: 'type',
-        data: { mediaType },
-        messageIndex: ref.messageIndex,
-        partIndex: ref.partIndex,
-        path: [...ref.path, typeof ref.part.mediaType === 'string' ? 'mediaType' : 'url'],
-      });
-    }
-  },
+  check: imageMediaTypeCheck(ACCEPTED, { inResults: true }),
 });

@@ -7,7 +7,7 @@
  * messages in a row are one user turn.
  */
 import { defineRule } from '../rule.js';
-import { anthropicTurns, callsIn, resultsIn } from '../targets.js';
+import { anthropicTurns, nextTurnResultsCheck } from '../targets.js';
 
 /** The `anthropic/tool-result-next-turn` rule. */
 export default defineRule({
@@ -25,42 +25,8 @@ export default defineRule({
         'tool result "{id}" answers no tool call of the assistant turn right before it; Anthropic rejects it: "unexpected `tool_use_id` found in `tool_result` blocks: {id}"',
     },
   },
-  check(subject, ctx) {
-    const messages = subject.messages;
-    const turns = anthropicTurns(messages);
-    turns.forEach((turn, t) => {
-      if (turn.role === 'assistant') {
-        const next = turns[t + 1];
-        // A history that ends here leaves the calls pending: dangling-tool-call reports them.
-        if (next === undefined) return;
-        const answered = new Set(resultsIn(messages, next.messages).map((r) => r.id));
-        const seen = new Set<string>();
-        for (const call of callsIn(messages, turn.messages)) {
-          if (answered.has(call.id) || seen.has(call.id)) continue;
-          seen.add(call.id);
-          ctx.report({
-            messageId: 'missing',
-            data: { id: call.id },
-            messageIndex: call.messageIndex,
-            partIndex: call.partIndex,
-          });
-        }
-        return;
-      }
-      const previous = turns[t - 1];
-      const calls = new Set(
-        previous === undefined ? [] : callsIn(messages, previous.messages).map((c) => c.id),
-      );
-      for (const result of resultsIn(messages, turn.messages)) {
-        if (calls.has(result.id)) continue;
-        ctx.report({
-          messageId: 'unexpected',
-          data: { id: result.id },
-          messageIndex: result.messageIndex,
-          partIndex: result.partIndex,
-          path: ['callId'],
-        });
-      }
-    });
-  },
+  check: nextTurnResultsCheck((subject) => anthropicTurns(subject.messages), {
+    missing: 'missing',
+    unexpected: 'unexpected',
+  }),
 });

@@ -5,6 +5,7 @@
  * "Tool ids").
  */
 import { defineRule } from '../rule.js';
+import { toolIdPatternCheck } from '../targets.js';
 
 const ID = /^[a-zA-Z0-9_-]+$/;
 
@@ -21,22 +22,5 @@ export default defineRule({
         '{kind} id "{id}" does not match ^[a-zA-Z0-9_-]+$; Anthropic rejects it: "String should match pattern \'^[a-zA-Z0-9_-]+$\'"',
     },
   },
-  check(subject, ctx) {
-    subject.messages.forEach((m, i) => {
-      m.parts.forEach((p, j) => {
-        const field =
-          p.type === 'tool-call' ? 'id' : p.type === 'tool-result' ? 'callId' : undefined;
-        if (field === undefined) return;
-        const id = p[field];
-        if (typeof id !== 'string' || ID.test(id)) return;
-        ctx.report({
-          messageId: 'pattern',
-          data: { kind: p.type === 'tool-call' ? 'tool call' : 'tool result', id },
-          messageIndex: i,
-          partIndex: j,
-          path: [field],
-        });
-      });
-    });
-  },
+  check: toolIdPatternCheck(ID),
 });

@@ -6,6 +6,7 @@
  * history usually gets a new user message before it is sent, so this warns.
  */
 import { defineRule } from '../rule.js';
+import { lastNonSystem } from '../targets.js';
 
 /** The `anthropic/trailing-assistant` rule. */
 export default defineRule({
@@ -23,10 +24,8 @@ export default defineRule({
     },
   },
   check(subject, ctx) {
-    const messages = subject.messages;
-    let i = messages.length - 1;
-    while (i >= 0 && messages[i]!.role === 'system') i--;
-    const m = messages[i];
+    const i = lastNonSystem(subject.messages);
+    const m = subject.messages[i];
     if (m === undefined || m.role !== 'assistant') return;
     const j = m.parts.length - 1;
     const lastPart = m.parts[j];

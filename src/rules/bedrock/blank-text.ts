@@ -3,7 +3,7 @@
  * not be blank (providers.md §5, "Empty content").
  */
 import { defineRule } from '../rule.js';
-import { isBlank } from '../targets.js';
+import { emptyContentCheck } from '../targets.js';
 
 /** The `bedrock/blank-text` rule. */
 export default defineRule({
@@ -20,23 +20,5 @@ export default defineRule({
         '{role} message has no content; Bedrock rejects it: "The content field in the Message object at messages.N is empty."',
     },
   },
-  check(subject, ctx) {
-    subject.messages.forEach((m, i) => {
-      if (m.role === 'system') return;
-      if (m.parts.length === 0) {
-        ctx.report({
-          messageId: 'empty',
-          data: { role: m.role },
-          messageIndex: i,
-          path: ['parts'],
-        });
-        return;
-      }
-      m.parts.forEach((p, j) => {
-        if (p.type === 'text' && isBlank(p.text)) {
-          ctx.report({ messageId: 'blank', messageIndex: i, partIndex: j, path: ['text'] });
-        }
-      });
-    });
-  },
+  check: emptyContentCheck({ finalAssistantMayBeEmpty: false }),
 });

@@ -4,7 +4,7 @@
  * `ImageFormat`).
  */
 import { defineRule } from '../rule.js';
-import { mediaParts, mediaTypeOf } from '../targets.js';
+import { imageMediaTypeCheck } from '../targets.js';
 
 const ACCEPTED = new Set(['image/gif', 'image/jpeg', 'image/png', 'image/webp']);
 
@@ -20,17 +20,5 @@ export default defineRule({
       type: 'image of type "{mediaType}"; a Bedrock image format is gif, jpeg, png or webp, and Bedrock rejects others: "Value at ... image.format\' failed to satisfy constraint"',
     },
   },
-  check(subject, ctx) {
-    for (const ref of mediaParts(subject.messages, true)) {
-      const mediaType = ref.kind === 'image' ? mediaTypeOf(ref.part) : undefined;
-      if (mediaType === undefined || ACCEPTED.has(mediaType)) continue;
-      ctx.report({
-        messageId: 'type',
-        data: { mediaType },
-        messageIndex: ref.messageIndex,
-        partIndex: ref.partIndex,
-        path: [...ref.path, typeof ref.part.mediaType === 'string' ? 'mediaType' : 'url'],
-      });
-    }
-  },
+  check: imageMediaTypeCheck(ACCEPTED, { inResults: true }),
 });

@@ -5,7 +5,7 @@
  * interpreter), answered inside the assistant turn, are not v1 calls.
  */
 import { defineRule } from '../rule.js';
-import { bedrockTurns, callsIn, resultsIn } from '../targets.js';
+import { bedrockTurns, nextTurnResultsCheck } from '../targets.js';
 
 /** The `bedrock/tool-result-next-turn` rule. */
 export default defineRule({
@@ -23,44 +23,5 @@ export default defineRule({
         'tool result "{id}" answers no tool call of the assistant turn right before it; Bedrock rejects it: "The number of toolResult blocks at ... exceeds the number of toolUse blocks of previous turn."',
     },
   },
-  check(subject, ctx) {
-    const messages = subject.messages;
-    const turns = bedrockTurns(subject);
-    turns.forEach((turn, t) => {
-      if (turn.role === 'assistant') {
-        const next = turns[t + 1];
-        // A history that ends here leaves the calls pending: dangling-tool-call reports them.
-        if (next === undefined) return;
-        const answered = new Set(
-          next.role === 'user' ? resultsIn(messages, next.messages).map((r) => r.id) : [],
-        );
-        const seen = new Set<string>();
-        for (const call of callsIn(messages, turn.messages)) {
-          if (answered.has(call.id) || seen.has(call.id)) continue;
-          seen.add(call.id);
-          ctx.report({
-            messageId: 'missing',
-            data: { id: call.id },
-            messageIndex: call.messageIndex,
-            partIndex: call.partIndex,
-          });
-        }
-        return;
-      }
-      const previous = turns[t - 1];
-      const calls = new Set(
-        previous?.role === 'assistant' ? callsIn(messages, previous.messages).map((c) => c.id) : [],
-      );
-      for (const result of resultsIn(messages, turn.messages)) {
-        if (calls.has(result.id)) continue;
-        ctx.report({
-          messageId: 'extra',
-          data: { id: result.id },
-          messageIndex: result.messageIndex,
-          partIndex: result.partIndex,
-          path: ['callId'],
-        });
-      }
-    });
-  },
+  check: nextTurnResultsCheck(bedrockTurns, { missing: 'missing', unexpected: 'extra' }),
 });

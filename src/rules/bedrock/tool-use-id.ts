@@ -8,6 +8,7 @@
  * `test_bedrock_moonshotai_tool_call`), which the live pattern allows.
  */
 import { defineRule } from '../rule.js';
+import { toolIdPatternCheck } from '../targets.js';
 
 const ID = /^[a-zA-Z0-9_.:-]{1,64}$/;
 
@@ -24,22 +25,5 @@ export default defineRule({
         '{kind} id "{id}" is not 1 to 64 characters of [a-zA-Z0-9_.:-]; Bedrock rejects it: "failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.:-]+"',
     },
   },
-  check(subject, ctx) {
-    subject.messages.forEach((m, i) => {
-      m.parts.forEach((p, j) => {
-        const field =
-          p.type === 'tool-call' ? 'id' : p.type === 'tool-result' ? 'callId' : undefined;
-        if (field === undefined) return;
-        const id = p[field];
-        if (typeof id !== 'string' || ID.test(id)) return;
-        ctx.report({
-          messageId: 'pattern',
-          data: { kind: p.type === 'tool-call' ? 'tool call' : 'tool result', id },
-          messageIndex: i,
-          partIndex: j,
-          path: [field],
-        });
-      });
-    });
-  },
+  check: toolIdPatternCheck(ID),
 });

@@ -7,6 +7,7 @@
  * 64." (maximhq/bifrost#1979, kaitranntt/ccs#25).
  */
 import { defineRule } from '../rule.js';
+import { functionNamePatternCheck } from '../targets.js';
 
 const NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/;
 
@@ -24,18 +25,5 @@ export default defineRule({
         'function name "{name}" must start with a letter or _, use only [a-zA-Z0-9_.:-] and have at most 64 characters; Gemini rejects it: "Invalid function name. Must start with a letter or an underscore. ... with a maximum length of 64."',
     },
   },
-  check(subject, ctx) {
-    subject.messages.forEach((m, i) => {
-      m.parts.forEach((p, j) => {
-        if (p.type !== 'tool-call' || typeof p.name !== 'string' || NAME.test(p.name)) return;
-        ctx.report({
-          messageId: 'pattern',
-          data: { name: p.name },
-          messageIndex: i,
-          partIndex: j,
-          path: ['name'],
-        });
-      });
-    });
-  },
+  check: functionNamePatternCheck(NAME),
 });

@@ -8,22 +8,16 @@
  */
 import type { Message } from '../../model/types.js';
 import { defineRule } from '../rule.js';
-import { geminiContents, type Turn } from '../targets.js';
+import { geminiContents, turnParts, type Turn, type TurnPart } from '../targets.js';
 
-/** The function call parts of a turn's messages, in order. */
-function callParts(messages: readonly Message[], turn: Turn): { i: number; j: number }[] {
-  const out: { i: number; j: number }[] = [];
-  for (const i of turn.messages)
-    messages[i]!.parts.forEach((p, j) => p.type === 'tool-call' && out.push({ i, j }));
-  return out;
+/** The function call parts of a turn, in order. */
+function callParts(messages: readonly Message[], turn: Turn): TurnPart[] {
+  return turnParts(messages, turn).filter((p) => p.part.type === 'tool-call');
 }
 
-/** The number of function response parts of a turn's messages. */
+/** The number of function response parts of a turn. */
 function responseCount(messages: readonly Message[], turn: Turn): number {
-  let n = 0;
-  for (const i of turn.messages)
-    n += messages[i]!.parts.filter((p) => p.type === 'tool-result').length;
-  return n;
+  return turnParts(messages, turn).filter((p) => p.part.type === 'tool-result').length;
 }
 
 /** The `gemini/function-response-next-turn` rule. */
@@ -73,8 +67,8 @@ export default defineRule({
         ctx.report({
           messageId: 'missing',
           data: { calls: calls.length },
-          messageIndex: calls[0]!.i,
-          partIndex: calls[0]!.j,
+          messageIndex: calls[0]!.messageIndex,
+          partIndex: calls[0]!.partIndex,
         });
       } else if (responses !== calls.length) {
         ctx.report({

@@ -4,6 +4,7 @@
  * (providers.md §1, "Function name"; SDK `FunctionDefinition.name`).
  */
 import { defineRule } from '../rule.js';
+import { functionNamePatternCheck } from '../targets.js';
 
 const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -20,18 +21,5 @@ export default defineRule({
         'function name "{name}" does not match ^[a-zA-Z0-9_-]+$ with at most 64 characters; OpenAI rejects it: "does not match pattern. Expected a string that matches the pattern \'^[a-zA-Z0-9_-]+$\'."',
     },
   },
-  check(subject, ctx) {
-    subject.messages.forEach((m, i) => {
-      m.parts.forEach((p, j) => {
-        if (p.type !== 'tool-call' || typeof p.name !== 'string' || NAME.test(p.name)) return;
-        ctx.report({
-          messageId: 'pattern',
-          data: { name: p.name },
-          messageIndex: i,
-          partIndex: j,
-          path: ['name'],
-        });
-      });
-    });
-  },
+  check: functionNamePatternCheck(NAME),
 });

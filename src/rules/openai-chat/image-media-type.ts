@@ -3,7 +3,7 @@
  * webp images (providers.md §1, "Images").
  */
 import { defineRule } from '../rule.js';
-import { mediaParts, mediaTypeOf } from '../targets.js';
+import { imageMediaTypeCheck } from '../targets.js';
 
 // image/jpg is not registered, but OpenAI reads the bytes, not the label.
 const ACCEPTED = new Set(['image/png', 'image/jpeg', 'image/jpg', 'image/gif', 'image/webp']);
@@ -20,18 +20,6 @@ export default defineRule({
       type: "image of type \"{mediaType}\"; OpenAI rejects it: \"You uploaded an unsupported image. ... of one the following formats: ['png', 'jpeg', 'gif', 'webp'].\"",
     },
   },
-  check(subject, ctx) {
-    // Images inside tool results are tool-result-text-only's business.
-    for (const ref of mediaParts(subject.messages, false)) {
-      const mediaType = ref.kind === 'image' ? mediaTypeOf(ref.part) : undefined;
-      if (mediaType === undefined || ACCEPTED.has(mediaType)) continue;
-      ctx.report({
-        messageId: 'type',
-        data: { mediaType },
-        messageIndex: ref.messageIndex,
-        partIndex: ref.partIndex,
-        path: [typeof ref.part.mediaType === 'string' ? 'mediaType' : 'url'],
-      });
-    }
-  },
+  // Images inside tool results are tool-result-text-only's business.
+  check: imageMediaTypeCheck(ACCEPTED, { inResults: false }),
 });

@@ -4,6 +4,7 @@
  * so this warns (providers.md §1, "Tool call id").
  */
 import { defineRule } from '../rule.js';
+import { partFieldCheck } from '../targets.js';
 
 const MAX = 40;
 
@@ -19,18 +20,10 @@ export default defineRule({
       long: 'tool call id "{id}" has {length} characters; OpenAI has rejected ids over 40: "string too long. Expected a string with maximum length 40"',
     },
   },
-  check(subject, ctx) {
-    subject.messages.forEach((m, i) => {
-      m.parts.forEach((p, j) => {
-        if (p.type !== 'tool-call' || typeof p.id !== 'string' || p.id.length <= MAX) return;
-        ctx.report({
-          messageId: 'long',
-          data: { id: p.id, length: p.id.length },
-          messageIndex: i,
-          partIndex: j,
-          path: ['id'],
-        });
-      });
-    });
-  },
+  check: partFieldCheck({
+    messageId: 'long',
+    field: (p) => (p.type === 'tool-call' ? 'id' : undefined),
+    valid: (id) => id.length <= MAX,
+    data: (_p, id) => ({ id, length: id.length }),
+  }),
 });

@@ -4,7 +4,7 @@
  * of any other role (providers.md §1, "Call → result pairing").
  */
 import { defineRule } from '../rule.js';
-import { callsIn, resultsIn } from '../targets.js';
+import { callsIn, resultsIn, unansweredCalls } from '../targets.js';
 
 /** The `openai-chat/tool-results-adjacent` rule. */
 export default defineRule({
@@ -31,10 +31,7 @@ export default defineRule({
       // A history that ends here leaves the calls pending: dangling-tool-call reports them.
       if (next >= messages.length) return;
       const answered = new Set(resultsIn(messages, run).map((r) => r.id));
-      const seen = new Set<string>();
-      for (const call of calls) {
-        if (answered.has(call.id) || seen.has(call.id)) continue;
-        seen.add(call.id);
+      for (const call of unansweredCalls(calls, answered)) {
         ctx.report({
           messageId: 'unanswered',
           data: { id: call.id, role: messages[next]!.role, next },

@@ -11,7 +11,7 @@
  * type (`application/octet-stream`) says nothing about the file.
  */
 import { defineRule } from '../rule.js';
-import { mediaParts, mediaTypeOf } from '../targets.js';
+import { mediaParts, mediaTypeOf, mediaTypePath } from '../targets.js';
 
 /** Media types the Responses API refuses in `input_file`: audio and video. */
 function refused(mediaType: string): boolean {
@@ -43,7 +43,7 @@ export default defineRule({
         data: { mediaType },
         messageIndex: ref.messageIndex,
         partIndex: ref.partIndex,
-        path: [...ref.path, typeof ref.part.mediaType === 'string' ? 'mediaType' : 'url'],
+        path: mediaTypePath(ref),
       });
     }
   },

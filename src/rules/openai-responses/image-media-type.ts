@@ -4,7 +4,7 @@
  * "Images / files").
  */
 import { defineRule } from '../rule.js';
-import { mediaParts, mediaTypeOf } from '../targets.js';
+import { imageMediaTypeCheck } from '../targets.js';
 
 // image/jpg is not registered, but OpenAI reads the bytes, not the label.
 const ACCEPTED = new Set(['image/png', 'image/jpeg', 'image/jpg', 'image/gif', 'image/webp']);
@@ -21,17 +21,5 @@ export default defineRule({
       type: 'image of type "{mediaType}"; the Responses API takes jpeg, png, gif and webp and rejects it: "Expected a base64-encoded data URL with an image MIME type ... but got unsupported MIME type \'{mediaType}\'."',
     },
   },
-  check(subject, ctx) {
-    for (const ref of mediaParts(subject.messages, true)) {
-      const mediaType = ref.kind === 'image' ? mediaTypeOf(ref.part) : undefined;
-      if (mediaType === undefined || ACCEPTED.has(mediaType)) continue;
-      ctx.report({
-        messageId: 'type',
-        data: { mediaType },
-        messageIndex: ref.messageIndex,
-        partIndex: ref.partIndex,
-        path: [...ref.path, typeof ref.part.mediaType === 'string' ? 'mediaType' : 'url'],
-      });
-    }
-  },
+  check: imageMediaTypeCheck(ACCEPTED, { inResults: true }),
 });
