@@ -5,27 +5,46 @@
  * docs/formats/ai-sdk.md lists the mapping.
  */
 import { parseJson, setOwn, type JsonObject, type JsonValue } from '../model/json.js';
-import { escapePointerToken } from '../model/pointer.js';
 import { PART_TYPES, type Message, type Part } from '../model/types.js';
 import {
   providerDataOf,
   type Conversation,
   type ConversationFormat,
-  type Locator,
   type Loss,
   type WriteResult,
 } from './format.js';
 import {
   argumentsToObject,
+  argumentsToValue,
+  assertMessage,
+  callNames,
+  conversationLosses,
   fieldLosses,
   isPlainObject,
+  isPlainTextPart,
+  isRawPart,
+  joinPointer,
   keepProviderData,
   makeConversation,
-  notFormat,
+  makeSourceLocator,
+  mergeFields,
+  messageList,
+  messageLosses,
+  objectLosses,
   objectToArguments,
+  PART_FIELDS,
   providerDataLosses,
+  rawPart,
+  readEach,
+  readTextItem,
+  requestBody,
   restOf,
   restoreFields,
+  splitDataUrl,
+  toDataUrl,
+  type MessageSourceLoc,
+  type PartWhere,
+  type SourceLoc,
 } from './shared.js';
 
 const FORMAT = 'ai-sdk';
@@ -68,29 +87,6 @@ interface AiContext {
   bare: boolean;
 }
 
-interface Loc {
-  ptr: string;
-  fields?: Record<string, string>;
-  children?: Loc[];
-}
-
-interface MessageLoc {
-  ptr: string;
-  parts: Loc[];
-}
-
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
-
-const join = (base: string, ...tokens: (string | number)[]): string =>
-  base + tokens.map((t) => '/' + escapePointerToken(t)).join('');
-
-/** A `data:<mediaType>;base64,<data>` URL split in two, or undefined for anything else. */
-function splitDataUrl(url: string): { mediaType: string; data: string } | undefined {
-  const m = /^data:([^;,]+);base64,/.exec(url);
-  if (m === null) return undefined;
-  return { mediaType: m[1]!, data: url.slice(m[0].length) };
-}
-
 /** True when a data string is a URL rather than base64 (the AI SDK tries `new URL()` the same way). */
 function isUrlString(s: string): boolean {
   return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(s);
@@ -128,36 +124,6 @@ function mediaTypeOfUrl(url: string): string {
   return (m && EXTENSION_TYPES[m[1]!.toLowerCase()]) ?? 'application/octet-stream';
 }
 
-/** Keeps `data` as the part's `providerData` entry (when non-empty) and returns the part. */
-function withData(part: Part, data: JsonObject | undefined): Part {
-  keepProviderData(part, FORMAT, data);
-  return part;
-}
-
-/** `rest` with the hint entries of `hints` added first. */
-function dataOf(hints: JsonObject, rest: JsonObject | undefined): JsonObject {
-  const out: JsonObject = {};
-  for (const src of [hints, rest]) {
-    if (src === undefined) continue;
-    for (const k of Object.keys(src)) setOwn(out, k, src[k]!);
-  }
-  return out;
-}
-
-/** A source node v1 cannot hold as a part: carried whole in providerData under a non-v1 type. */
-function rawPart(node: JsonValue, label: string): Part {
-  return withData({ type: `${FORMAT}:${label}` }, { part: node });
-}
-
-/** Copies the non-hint fields of `data` other than `skip` onto `target`. */
-function restoreExcept(target: JsonObject, data: JsonObject | undefined, skip: string[]): void {
-  if (data === undefined) return;
-  for (const key of Object.keys(data)) {
-    if (key.startsWith('$') || skip.includes(key)) continue;
-    setOwn(target, key, data[key]!);
-  }
-}
-
 // ---------------------------------------------------------------- detect
 
 /** True when `p` is a ModelMessage content part (with the fields that make each type unambiguous). */
@@ -165,9 +131,9 @@ function isAiPart(p: JsonValue): boolean {
   if (!isPlainObject(p) || typeof p.type !== 'string' || !AI_PART_TYPES.has(p.type)) return false;
   switch (p.type) {
     case 'image':
-      return hasOwn(p, 'image');
+      return Object.hasOwn(p, 'image');
     case 'file':
-      return hasOwn(p, 'data');
+      return Object.hasOwn(p, 'data');
     case 'tool-call':
     case 'tool-result':
       return typeof p.toolCallId === 'string';
@@ -179,7 +145,7 @@ function isAiPart(p: JsonValue): boolean {
 /** True when a part or message uses something only the AI SDK has. */
 function isAiOnlyPart(p: JsonValue): boolean {
   if (!isPlainObject(p)) return false;
-  if (hasOwn(p, 'providerOptions')) return true;
+  if (Object.hasOwn(p, 'providerOptions')) return true;
   switch (p.type) {
     case 'tool-call':
     case 'tool-result':
@@ -190,9 +156,11 @@ function isAiOnlyPart(p: JsonValue): boolean {
     case 'tool-approval-response':
       return true;
     case 'image':
-      return hasOwn(p, 'image');
+      return Object.hasOwn(p, 'image');
     case 'file':
-      return hasOwn(p, 'data') && (hasOwn(p, 'mediaType') || hasOwn(p, 'mimeType'));
+      return (
+        Object.hasOwn(p, 'data') && (Object.hasOwn(p, 'mediaType') || Object.hasOwn(p, 'mimeType'))
+      );
     default:
       return false;
   }
@@ -203,7 +171,7 @@ function isAiMessage(m: JsonValue): boolean {
   if (!isPlainObject(m) || typeof m.role !== 'string' || !AI_ROLES.has(m.role)) return false;
   // UIMessages and v1 have `parts`; OpenAI Chat has `tool_calls` / `tool_call_id`.
   for (const k of ['parts', 'type', 'tool_calls', 'tool_call_id', 'function_call']) {
-    if (hasOwn(m, k)) return false;
+    if (Object.hasOwn(m, k)) return false;
   }
   if (typeof m.content === 'string') return m.role !== 'tool';
   return m.role !== 'system' && Array.isArray(m.content) && m.content.every(isAiPart);
@@ -219,21 +187,12 @@ function detectAiSdk(value: JsonValue): boolean {
   return messages.some(
     (m) =>
       isPlainObject(m) &&
-      (hasOwn(m, 'providerOptions') || (Array.isArray(m.content) && m.content.some(isAiOnlyPart))),
+      (Object.hasOwn(m, 'providerOptions') ||
+        (Array.isArray(m.content) && m.content.some(isAiOnlyPart))),
   );
 }
 
 // ---------------------------------------------------------------- read
-
-/** A plain `{type: "text", text}` part: what a string content is written as. */
-function isPlainTextPart(v: JsonValue | undefined): boolean {
-  return (
-    isPlainObject(v) &&
-    v.type === 'text' &&
-    typeof v.text === 'string' &&
-    Object.keys(v).length === 2
-  );
-}
 
 /** The `content` shape a write gives when no hint says otherwise. */
 function defaultKind(items: JsonValue[], role: string): string {
@@ -260,13 +219,21 @@ function readData(
 }
 
 /** Reads an `image` or `file` part into a v1 image or document. */
-function readMedia(p: JsonObject, ptr: string, role: string): { part: Part; loc: Loc } | undefined {
+function readMedia(
+  p: JsonObject,
+  ptr: string,
+  role: string,
+): { part: Part; loc: SourceLoc } | undefined {
   const isImage = p.type === 'image';
   const dataKey = isImage ? 'image' : 'data';
   const src = p[dataKey];
   if (typeof src !== 'string') return undefined;
   // v4 called it mimeType.
-  const mtKey = hasOwn(p, 'mediaType') ? 'mediaType' : hasOwn(p, 'mimeType') ? 'mimeType' : '';
+  const mtKey = Object.hasOwn(p, 'mediaType')
+    ? 'mediaType'
+    : Object.hasOwn(p, 'mimeType')
+      ? 'mimeType'
+      : '';
   const declared = mtKey === '' ? undefined : p[mtKey];
   if (declared !== undefined && typeof declared !== 'string') return undefined;
   const hints: JsonObject = {};
@@ -287,28 +254,34 @@ function readMedia(p: JsonObject, ptr: string, role: string): { part: Part; loc:
   if (mediaType !== undefined) part.mediaType = mediaType;
   const mapped = ['type', dataKey];
   if (mtKey !== '') mapped.push(mtKey);
-  const fields: Record<string, string> = { url: join(ptr, dataKey), data: join(ptr, dataKey) };
-  if (mtKey !== '') fields.mediaType = join(ptr, mtKey);
+  const fields: Record<string, string> = {
+    url: joinPointer(ptr, dataKey),
+    data: joinPointer(ptr, dataKey),
+  };
+  if (mtKey !== '') fields.mediaType = joinPointer(ptr, mtKey);
   if (v1Type === 'document' && typeof p.filename === 'string') {
     part.name = p.filename;
     mapped.push('filename');
-    fields.name = join(ptr, 'filename');
+    fields.name = joinPointer(ptr, 'filename');
   }
-  return { part: withData(part, dataOf(hints, restOf(p, mapped))), loc: { ptr, fields } };
+  return {
+    part: keepProviderData(part, FORMAT, mergeFields(hints, restOf(p, mapped))),
+    loc: { ptr, fields },
+  };
 }
 
 /** Reads a reasoning part, lifting a replayable signature out of `providerOptions`. */
-function readReasoning(p: JsonObject, ptr: string): { part: Part; loc: Loc } {
+function readReasoning(p: JsonObject, ptr: string): { part: Part; loc: SourceLoc } {
   const part: Part = { type: 'reasoning', text: p.text as string };
   const hints: JsonObject = {};
-  const fields: Record<string, string> = { text: join(ptr, 'text') };
+  const fields: Record<string, string> = { text: joinPointer(ptr, 'text') };
   const mapped = ['type', 'text'];
   // v4 put the signature on the part itself.
   if (typeof p.signature === 'string') {
     part.signature = p.signature;
     mapped.push('signature');
     setOwn(hints, '$signature', 'field');
-    fields.signature = join(ptr, 'signature');
+    fields.signature = joinPointer(ptr, 'signature');
   }
   const rest = restOf(p, mapped);
   const options = rest?.providerOptions;
@@ -321,14 +294,15 @@ function readReasoning(p: JsonObject, ptr: string): { part: Part; loc: Loc } {
         [keys.signature, 'signature', '$signature'],
         [keys.redacted, 'redacted', '$redacted'],
       ] as const) {
-        if (key === undefined || typeof entry[key] !== 'string' || hasOwn(part, v1Key)) continue;
+        if (key === undefined || typeof entry[key] !== 'string' || Object.hasOwn(part, v1Key))
+          continue;
         copy ??= copyOptions(options);
         const target = copy[provider] as JsonObject;
         part[v1Key] = entry[key];
         delete target[key];
         if (Object.keys(target).length === 0) delete copy[provider];
         setOwn(hints, hint, provider);
-        fields[v1Key] = join(ptr, 'providerOptions', provider, key);
+        fields[v1Key] = joinPointer(ptr, 'providerOptions', provider, key);
       }
     }
     if (copy !== undefined) {
@@ -336,7 +310,7 @@ function readReasoning(p: JsonObject, ptr: string): { part: Part; loc: Loc } {
       else rest!.providerOptions = copy;
     }
   }
-  return { part: withData(part, dataOf(hints, rest)), loc: { ptr, fields } };
+  return { part: keepProviderData(part, FORMAT, mergeFields(hints, rest)), loc: { ptr, fields } };
 }
 
 /** A two-level copy of a providerOptions object (its provider entries are edited). */
@@ -354,20 +328,20 @@ function copyOptions(options: JsonObject): JsonObject {
 }
 
 /** Reads a tool-call part. */
-function readToolCall(p: JsonObject, ptr: string): { part: Part; loc: Loc } {
+function readToolCall(p: JsonObject, ptr: string): { part: Part; loc: SourceLoc } {
   const part: Part = { type: 'tool-call' };
   const hints: JsonObject = {};
   const fields: Record<string, string> = {};
   const mapped = ['type', 'toolCallId'];
   part.id = p.toolCallId as string;
-  fields.id = join(ptr, 'toolCallId');
+  fields.id = joinPointer(ptr, 'toolCallId');
   if (typeof p.toolName === 'string') {
     part.name = p.toolName;
     mapped.push('toolName');
-    fields.name = join(ptr, 'toolName');
+    fields.name = joinPointer(ptr, 'toolName');
   }
   // v4 called it args.
-  const key = !hasOwn(p, 'input') && hasOwn(p, 'args') ? 'args' : 'input';
+  const key = !Object.hasOwn(p, 'input') && Object.hasOwn(p, 'args') ? 'args' : 'input';
   if (key === 'args') setOwn(hints, '$inputKey', 'args');
   mapped.push(key);
   const input = p[key];
@@ -375,7 +349,7 @@ function readToolCall(p: JsonObject, ptr: string): { part: Part; loc: Loc } {
     part.arguments = '';
     setOwn(hints, '$input', 'absent');
   } else {
-    fields.arguments = join(ptr, key);
+    fields.arguments = joinPointer(ptr, key);
     if (typeof input === 'string') {
       // The AI SDK keeps unparsable model output as the raw string: it is the arguments text.
       part.arguments = input;
@@ -385,18 +359,20 @@ function readToolCall(p: JsonObject, ptr: string): { part: Part; loc: Loc } {
       if (!isPlainObject(input)) setOwn(hints, '$input', 'json');
     }
   }
-  return { part: withData(part, dataOf(hints, restOf(p, mapped))), loc: { ptr, fields } };
+  return {
+    part: keepProviderData(part, FORMAT, mergeFields(hints, restOf(p, mapped))),
+    loc: { ptr, fields },
+  };
 }
 
 /** Reads one item of a `content` tool output. */
-function readOutputItem(item: JsonValue, ptr: string): { part: Part; loc: Loc } {
+function readOutputItem(item: JsonValue, ptr: string): { part: Part; loc: SourceLoc } {
   if (!isPlainObject(item) || typeof item.type !== 'string') {
-    return { part: rawPart(item, 'invalid'), loc: { ptr } };
+    return { part: rawPart(FORMAT, item, 'invalid'), loc: { ptr } };
   }
   const t = item.type;
   if (t === 'text' && typeof item.text === 'string') {
-    const part = withData({ type: 'text', text: item.text }, restOf(item, ['type', 'text']));
-    return { part, loc: { ptr, fields: { text: join(ptr, 'text') } } };
+    return readTextItem(item, ptr, FORMAT);
   }
   const dataItem = t === 'media' || t === 'image-data' || t === 'file-data';
   if (dataItem && typeof item.data === 'string' && typeof item.mediaType === 'string') {
@@ -405,36 +381,42 @@ function readOutputItem(item: JsonValue, ptr: string): { part: Part; loc: Loc } 
     const part: Part = { type: v1Type, data: item.data, mediaType: item.mediaType };
     const mapped = ['type', 'data', 'mediaType'];
     const fields: Record<string, string> = {
-      data: join(ptr, 'data'),
-      mediaType: join(ptr, 'mediaType'),
+      data: joinPointer(ptr, 'data'),
+      mediaType: joinPointer(ptr, 'mediaType'),
     };
     if (!image && typeof item.filename === 'string') {
       part.name = item.filename;
       mapped.push('filename');
-      fields.name = join(ptr, 'filename');
+      fields.name = joinPointer(ptr, 'filename');
     }
     const hints: JsonObject = {};
     if (t !== outputItemType(part)) setOwn(hints, '$type', t);
-    return { part: withData(part, dataOf(hints, restOf(item, mapped))), loc: { ptr, fields } };
+    return {
+      part: keepProviderData(part, FORMAT, mergeFields(hints, restOf(item, mapped))),
+      loc: { ptr, fields },
+    };
   }
   if ((t === 'image-url' || t === 'file-url') && typeof item.url === 'string') {
     const part: Part = { type: t === 'image-url' ? 'image' : 'document', url: item.url };
     const mapped = ['type', 'url'];
-    const fields: Record<string, string> = { url: join(ptr, 'url') };
+    const fields: Record<string, string> = { url: joinPointer(ptr, 'url') };
     const hints: JsonObject = {};
     if (typeof item.mediaType === 'string') {
       part.mediaType = item.mediaType;
       mapped.push('mediaType');
-      fields.mediaType = join(ptr, 'mediaType');
+      fields.mediaType = joinPointer(ptr, 'mediaType');
     } else if (part.type === 'document') {
       // v1 documents need a media type; a file-url has none, so it is guessed from the URL.
       part.mediaType = mediaTypeOfUrl(item.url);
       setOwn(hints, '$noMediaType', true);
     }
-    return { part: withData(part, dataOf(hints, restOf(item, mapped))), loc: { ptr, fields } };
+    return {
+      part: keepProviderData(part, FORMAT, mergeFields(hints, restOf(item, mapped))),
+      loc: { ptr, fields },
+    };
   }
   // file-id, image-file-id, custom and anything newer are kept whole.
-  return { part: rawPart(item, t), loc: { ptr } };
+  return { part: rawPart(FORMAT, item, t), loc: { ptr } };
 }
 
 /** The `content` output item type a v1 content part is written as by default. */
@@ -445,29 +427,29 @@ function outputItemType(part: Part): string {
 }
 
 /** Reads a tool-result part (v5/v6 `output`, or v4 `result`/`isError`). */
-function readToolResult(p: JsonObject, ptr: string): { part: Part; loc: Loc } {
+function readToolResult(p: JsonObject, ptr: string): { part: Part; loc: SourceLoc } {
   const part: Part = { type: 'tool-result', callId: p.toolCallId as string };
   const hints: JsonObject = {};
-  const fields: Record<string, string> = { callId: join(ptr, 'toolCallId') };
+  const fields: Record<string, string> = { callId: joinPointer(ptr, 'toolCallId') };
   const mapped = ['type', 'toolCallId'];
   if (typeof p.toolName === 'string') {
     part.name = p.toolName;
     mapped.push('toolName');
-    fields.name = join(ptr, 'toolName');
-  } else if (!hasOwn(p, 'toolName')) {
+    fields.name = joinPointer(ptr, 'toolName');
+  } else if (!Object.hasOwn(p, 'toolName')) {
     // A write fills a missing toolName from the call; this one had none.
     setOwn(hints, '$noName', true);
   }
   const content: Part[] = [];
-  const children: Loc[] = [];
+  const children: SourceLoc[] = [];
   let failed = false;
   let outputRest: JsonObject | undefined;
   const output = p.output;
-  if (!hasOwn(p, 'output') && hasOwn(p, 'result')) {
+  if (!Object.hasOwn(p, 'output') && Object.hasOwn(p, 'result')) {
     // v4: a JSON result and an error flag.
     mapped.push('result');
     setOwn(hints, '$v4', true);
-    const resPtr = join(ptr, 'result');
+    const resPtr = joinPointer(ptr, 'result');
     fields.content = resPtr;
     if (typeof p.result === 'string') content.push({ type: 'text', text: p.result });
     else {
@@ -480,13 +462,13 @@ function readToolResult(p: JsonObject, ptr: string): { part: Part; loc: Loc } {
       if (p.isError) failed = true;
       else setOwn(hints, '$isError', false);
     }
-  } else if (!hasOwn(p, 'output')) {
+  } else if (!Object.hasOwn(p, 'output')) {
     setOwn(hints, '$output', 'absent');
   } else if (!isPlainObject(output) || typeof output.type !== 'string') {
     setOwn(hints, '$output', 'raw');
   } else {
-    const outPtr = join(ptr, 'output');
-    const valuePtr = join(outPtr, 'value');
+    const outPtr = joinPointer(ptr, 'output');
+    const valuePtr = joinPointer(outPtr, 'value');
     const t = output.type;
     const v = output.value;
     let known = true;
@@ -499,7 +481,7 @@ function readToolResult(p: JsonObject, ptr: string): { part: Part; loc: Loc } {
       setOwn(hints, '$output', 'json');
     } else if (t === 'content' && Array.isArray(v)) {
       v.forEach((item, k) => {
-        const r = readOutputItem(item, join(valuePtr, k));
+        const r = readOutputItem(item, joinPointer(valuePtr, k));
         content.push(r.part);
         children.push(r.loc);
       });
@@ -508,7 +490,7 @@ function readToolResult(p: JsonObject, ptr: string): { part: Part; loc: Loc } {
       setOwn(hints, '$output', 'execution-denied');
       if (typeof output.reason === 'string') {
         content.push({ type: 'text', text: output.reason });
-        const reasonPtr = join(outPtr, 'reason');
+        const reasonPtr = joinPointer(outPtr, 'reason');
         children.push({ ptr: reasonPtr, fields: { text: reasonPtr } });
       }
     } else known = false;
@@ -518,7 +500,7 @@ function readToolResult(p: JsonObject, ptr: string): { part: Part; loc: Loc } {
       if (t === 'error-text' || t === 'error-json') failed = true;
       const outMapped = ['type', t === 'execution-denied' ? 'reason' : 'value'];
       outputRest = restOf(output, outMapped);
-      fields.content = hasOwn(output, 'value') ? valuePtr : outPtr;
+      fields.content = Object.hasOwn(output, 'value') ? valuePtr : outPtr;
       // A multi-text or media-free content output would otherwise be written as text.
       if (t === 'content' && v !== undefined && defaultOutputType(content, false) !== 'content') {
         setOwn(hints, '$output', 'content');
@@ -527,22 +509,19 @@ function readToolResult(p: JsonObject, ptr: string): { part: Part; loc: Loc } {
   }
   part.content = content;
   if (failed) part.failed = true;
-  const data = dataOf(hints, restOf(p, mapped));
+  const data = mergeFields(hints, restOf(p, mapped));
   if (outputRest !== undefined) setOwn(data, 'output', outputRest);
-  return { part: withData(part, data), loc: { ptr, fields, children } };
+  return { part: keepProviderData(part, FORMAT, data), loc: { ptr, fields, children } };
 }
 
 /** Reads one content part. */
-function readPart(p: JsonValue, ptr: string, role: string): { part: Part; loc: Loc } {
+function readPart(p: JsonValue, ptr: string, role: string): { part: Part; loc: SourceLoc } {
   if (!isPlainObject(p) || typeof p.type !== 'string') {
-    return { part: rawPart(p, 'invalid'), loc: { ptr } };
+    return { part: rawPart(FORMAT, p, 'invalid'), loc: { ptr } };
   }
   switch (p.type) {
     case 'text':
-      if (typeof p.text === 'string') {
-        const part = withData({ type: 'text', text: p.text }, restOf(p, ['type', 'text']));
-        return { part, loc: { ptr, fields: { text: join(ptr, 'text') } } };
-      }
+      if (typeof p.text === 'string') return readTextItem(p, ptr, FORMAT);
       break;
     case 'image':
     case 'file': {
@@ -555,11 +534,12 @@ function readPart(p: JsonValue, ptr: string, role: string): { part: Part; loc: L
       break;
     case 'redacted-reasoning':
       if (typeof p.data === 'string') {
-        const part = withData(
+        const part = keepProviderData(
           { type: 'reasoning', text: '', redacted: p.data },
-          dataOf({ $type: 'redacted-reasoning' }, restOf(p, ['type', 'data'])),
+          FORMAT,
+          mergeFields({ $type: 'redacted-reasoning' }, restOf(p, ['type', 'data'])),
         );
-        return { part, loc: { ptr, fields: { redacted: join(ptr, 'data') } } };
+        return { part, loc: { ptr, fields: { redacted: joinPointer(ptr, 'data') } } };
       }
       break;
     case 'tool-call':
@@ -570,7 +550,7 @@ function readPart(p: JsonValue, ptr: string, role: string): { part: Part; loc: L
       break;
   }
   // Approval parts, reasoning files, custom parts, anything newer or malformed: kept whole.
-  return { part: rawPart(p, p.type), loc: { ptr } };
+  return { part: rawPart(FORMAT, p, p.type), loc: { ptr } };
 }
 
 /** Reads one message. */
@@ -578,16 +558,15 @@ function readMessage(
   m: JsonValue,
   ptr: string,
   index: number,
-): { message: Message; loc: MessageLoc } {
-  if (!isPlainObject(m)) notFormat(FORMAT, `message ${index} is not an object`);
-  if (typeof m.role !== 'string') notFormat(FORMAT, `message ${index} has no string "role"`);
+): { message: Message; loc: MessageSourceLoc } {
+  assertMessage(m, index, FORMAT);
   const role = m.role;
   const mapped = ['role'];
   const hints: JsonObject = {};
   const parts: Part[] = [];
-  const locs: Loc[] = [];
+  const locs: SourceLoc[] = [];
   const content = m.content;
-  const contentPtr = join(ptr, 'content');
+  const contentPtr = joinPointer(ptr, 'content');
   if (typeof content === 'string') {
     mapped.push('content');
     parts.push({ type: 'text', text: content });
@@ -598,7 +577,7 @@ function readMessage(
   } else if (Array.isArray(content)) {
     mapped.push('content');
     content.forEach((p, k) => {
-      const r = readPart(p, join(contentPtr, k), role);
+      const r = readPart(p, joinPointer(contentPtr, k), role);
       parts.push(r.part);
       locs.push(r.loc);
     });
@@ -607,33 +586,8 @@ function readMessage(
     setOwn(hints, '$content', 'absent');
   }
   const message: Message = { role, parts };
-  keepProviderData(message, FORMAT, dataOf(hints, restOf(m, mapped)));
+  keepProviderData(message, FORMAT, mergeFields(hints, restOf(m, mapped)));
   return { message, loc: { ptr, parts: locs } };
-}
-
-/** The locator of a read: v1 indices → pointers into the value read. */
-function makeLocator(base: string, locs: MessageLoc[]): Locator {
-  return (messageIndex, partIndex, path = []) => {
-    if (messageIndex === undefined) return base;
-    const m = locs[messageIndex];
-    if (m === undefined) return base;
-    if (partIndex === undefined) return m.ptr;
-    const found = m.parts[partIndex];
-    if (found === undefined) return m.ptr;
-    let loc: Loc = found;
-    let k = 0;
-    while (k < path.length) {
-      const key = String(path[k]);
-      const child: Loc | undefined = loc.children?.[Number(path[k + 1])];
-      if (key === 'content' && k + 1 < path.length && child !== undefined) {
-        loc = child;
-        k += 2;
-        continue;
-      }
-      return loc.fields?.[key] ?? loc.ptr;
-    }
-    return loc.ptr;
-  };
 }
 
 // ---------------------------------------------------------------- write
@@ -645,8 +599,6 @@ interface WriteState {
   /** Tool names by call id, for results that carry no name (toolName is required). */
   callNames: Map<string, string>;
 }
-
-type Where = { messageIndex: number; partIndex: number };
 
 /** Which v1 part types a role's content takes. */
 function allowedIn(role: string, type: string): boolean {
@@ -666,7 +618,7 @@ function allowedIn(role: string, type: string): boolean {
 function dataString(part: Part, data: JsonObject | undefined): string | undefined {
   if (typeof part.url === 'string') return part.url;
   if (typeof part.data !== 'string') return undefined;
-  if (data?.$dataUrl === true) return `data:${String(part.mediaType)};base64,${part.data}`;
+  if (data?.$dataUrl === true) return toDataUrl(String(part.mediaType), part.data);
   return part.data;
 }
 
@@ -704,7 +656,7 @@ function writeMedia(
 function writeReasoning(
   part: Part,
   data: JsonObject | undefined,
-  where: Where,
+  where: PartWhere,
   state: WriteState,
 ): JsonObject {
   if (data?.$type === 'redacted-reasoning') {
@@ -767,13 +719,8 @@ function writeToolCall(part: Part, data: JsonObject | undefined): JsonObject {
   if (mode === 'string') out[key] = text;
   else if (mode === 'absent' && text === '') {
     // No input in the source.
-  } else if (mode === 'json') {
-    try {
-      out[key] = parseJson(text);
-    } catch {
-      out[key] = argumentsToObject(text);
-    }
-  } else out[key] = argumentsToObject(text);
+  } else if (mode === 'json') out[key] = argumentsToValue(text);
+  else out[key] = argumentsToObject(text);
   restoreFields(out, data);
   return out;
 }
@@ -788,11 +735,9 @@ function defaultOutputType(content: readonly Part[], failed: boolean): string {
 }
 
 /** Writes one item of a `content` tool output. */
-function writeOutputItem(item: Part, where: Where, state: WriteState): JsonValue | undefined {
+function writeOutputItem(item: Part, where: PartWhere, state: WriteState): JsonValue | undefined {
   const data = providerDataOf(item, FORMAT);
-  if (item.type.startsWith(`${FORMAT}:`) && data !== undefined && hasOwn(data, 'part')) {
-    return data.part!;
-  }
+  if (isRawPart(item, FORMAT)) return data!.part!;
   state.losses.push(...providerDataLosses(item, FORMAT, where));
   if (item.type === 'text') {
     const out: JsonObject = { type: 'text', text: item.text! };
@@ -823,7 +768,7 @@ function writeOutputItem(item: Part, where: Where, state: WriteState): JsonValue
 function writeToolResult(
   part: Part,
   data: JsonObject | undefined,
-  where: Where,
+  where: PartWhere,
   state: WriteState,
 ): JsonObject {
   const out: JsonObject = { type: 'tool-result' };
@@ -859,7 +804,7 @@ function writeToolResult(
   }
   if (hint === 'absent' || hint === 'raw') {
     if (hint === 'raw') out.output = data!.output!;
-    restoreExcept(out, data, ['output']);
+    restoreFields(out, data, ['output']);
     return out;
   }
   let output: JsonObject;
@@ -883,7 +828,7 @@ function writeToolResult(
   }
   restoreFields(output, isPlainObject(data?.output) ? data.output : undefined);
   out.output = output;
-  restoreExcept(out, data, ['output']);
+  restoreFields(out, data, ['output']);
   return out;
 }
 
@@ -901,13 +846,11 @@ function parsesAsJson(text: string): boolean {
 function writePart(
   part: Part,
   role: string,
-  where: Where,
+  where: PartWhere,
   state: WriteState,
 ): JsonValue | undefined {
   const data = providerDataOf(part, FORMAT);
-  if (part.type.startsWith(`${FORMAT}:`) && data !== undefined && hasOwn(data, 'part')) {
-    return data.part!;
-  }
+  if (isRawPart(part, FORMAT)) return data!.part!;
   const lose = (what: string): undefined => {
     state.losses.push({ ...where, what });
     return undefined;
@@ -920,7 +863,7 @@ function writePart(
   if (part.type !== 'tool-result') state.losses.push(...providerDataLosses(part, FORMAT, where));
   switch (part.type) {
     case 'text': {
-      state.losses.push(...fieldLosses(part, ['type', 'text'], where, 'text part'));
+      state.losses.push(...fieldLosses(part, PART_FIELDS.text, where, 'text part'));
       const out: JsonObject = { type: 'text', text: part.text! };
       restoreFields(out, data);
       return out;
@@ -938,24 +881,14 @@ function writePart(
       return writeMedia(part, role, data) ?? lose(`${part.type} part without url or data`);
     }
     case 'reasoning':
-      state.losses.push(
-        ...fieldLosses(part, ['type', 'text', 'signature', 'redacted'], where, 'reasoning part'),
-      );
+      state.losses.push(...fieldLosses(part, PART_FIELDS.reasoning, where, 'reasoning part'));
       return writeReasoning(part, data, where, state);
     case 'tool-call':
-      state.losses.push(
-        ...fieldLosses(part, ['type', 'id', 'name', 'arguments'], where, 'tool-call part'),
-      );
+      state.losses.push(...fieldLosses(part, PART_FIELDS['tool-call'], where, 'tool-call part'));
       return writeToolCall(part, data);
     case 'tool-result':
-      state.losses.push(...providerDataLosses(part, FORMAT, where));
       state.losses.push(
-        ...fieldLosses(
-          part,
-          ['type', 'callId', 'name', 'content', 'failed'],
-          where,
-          'tool-result part',
-        ),
+        ...objectLosses(part, FORMAT, PART_FIELDS['tool-result'], where, 'tool-result part'),
       );
       return writeToolResult(part, data, where, state);
     default:
@@ -982,8 +915,7 @@ function contentValue(
 
 /** Writes one v1 message (a foreign tool message with text beside its results gives two). */
 function writeMessage(m: Message, i: number, state: WriteState, out: JsonValue[]): void {
-  state.losses.push(...providerDataLosses(m, FORMAT, { messageIndex: i }));
-  state.losses.push(...fieldLosses(m, ['role', 'parts'], { messageIndex: i }, 'message'));
+  state.losses.push(...messageLosses(m, i, FORMAT));
   const data = providerDataOf(m, FORMAT);
   const items: JsonValue[] = [];
   const moved: { part: Part; index: number }[] = [];
@@ -1021,16 +953,12 @@ function writeMessage(m: Message, i: number, state: WriteState, out: JsonValue[]
 /** Writes a conversation as ModelMessages (bare, or the call-options object it was read from). */
 function writeAiSdk(conversation: Conversation, context: unknown): WriteResult {
   const ctx = context as AiContext | undefined;
-  const state: WriteState = { strict: ctx === undefined, losses: [], callNames: new Map() };
-  for (const m of conversation.messages) {
-    for (const p of m.parts) {
-      if (p.type === 'tool-call' && typeof p.id === 'string' && typeof p.name === 'string') {
-        if (!state.callNames.has(p.id)) state.callNames.set(p.id, p.name);
-      }
-    }
-  }
-  state.losses.push(...providerDataLosses(conversation, FORMAT, {}));
-  state.losses.push(...fieldLosses(conversation, ['version', 'messages'], {}, 'conversation'));
+  const state: WriteState = {
+    strict: ctx === undefined,
+    losses: [],
+    callNames: callNames(conversation.messages),
+  };
+  state.losses.push(...conversationLosses(conversation, FORMAT));
   const data = providerDataOf(conversation, FORMAT);
   const messages: JsonValue[] = [];
   let system: string | undefined;
@@ -1045,12 +973,7 @@ function writeAiSdk(conversation: Conversation, context: unknown): WriteResult {
   });
   const bare = ctx !== undefined ? ctx.bare : data === undefined;
   if (bare && system === undefined) return { value: messages, losses: state.losses };
-  const body: JsonObject = {};
-  if (data !== undefined && hasOwn(data, 'model')) body.model = data.model!;
-  if (system !== undefined) body.system = system;
-  body.messages = messages;
-  restoreFields(body, data);
-  return { value: body, losses: state.losses };
+  return { value: requestBody(data, { system, messages }), losses: state.losses };
 }
 
 /** Vercel AI SDK ModelMessage arrays (v5/v6; v4 tool fields read too). */
@@ -1061,21 +984,9 @@ export const aiSdkFormat: ConversationFormat = {
   readOnly: false,
   detect: detectAiSdk,
   read(value) {
-    let list: JsonValue[];
-    let base: string;
-    let rest: JsonObject | undefined;
-    if (Array.isArray(value)) {
-      list = value;
-      base = '';
-    } else if (isPlainObject(value) && Array.isArray(value.messages)) {
-      list = value.messages;
-      base = '/messages';
-      rest = restOf(value, ['messages']);
-    } else {
-      notFormat(FORMAT, 'no ModelMessage array');
-    }
+    const { list, base, rest } = messageList(value, FORMAT, 'no ModelMessage array');
     const messages: Message[] = [];
-    const locs: MessageLoc[] = [];
+    const locs: MessageSourceLoc[] = [];
     if (rest !== undefined && typeof rest.system === 'string') {
       // generateText-style options: `system` is the system prompt.
       const system: Message = { role: 'system', parts: [{ type: 'text', text: rest.system }] };
@@ -1084,15 +995,11 @@ export const aiSdkFormat: ConversationFormat = {
       locs.push({ ptr: '/system', parts: [{ ptr: '/system', fields: { text: '/system' } }] });
       delete rest.system;
     }
-    list.forEach((m, i) => {
-      const r = readMessage(m, join(base, i), i);
-      messages.push(r.message);
-      locs.push(r.loc);
-    });
+    readEach(list, base, readMessage, messages, locs);
     return {
       conversation: makeConversation(messages, FORMAT, rest),
       context: { bare: Array.isArray(value) } satisfies AiContext,
-      locate: makeLocator(base, locs),
+      locate: makeSourceLocator(base, locs),
     };
   },
   write: writeAiSdk,

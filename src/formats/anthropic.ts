@@ -8,40 +8,46 @@
  * of type `anthropic:<block type>` holding the block in providerData, so they
  * survive every operation and write back unchanged.
  */
-import { parseJson, setOwn, type JsonObject, type JsonValue } from '../model/json.js';
+import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Message, Part } from '../model/types.js';
 import type { Conversation, ConversationFormat, Loss, ReadResult } from './format.js';
 import { providerDataOf } from './format.js';
 import {
   argumentsToObject,
-  fieldLosses,
+  argumentsToValue,
+  assertMessage,
+  conversationLosses,
   isPlainObject,
+  joinPointer,
   keepProviderData,
-  makeConversation,
   notFormat,
   objectToArguments,
   restOf,
+  type PartWhere,
 } from './shared.js';
 import {
   assembleBody,
   base64ToText,
-  CONVERSATION_FIELDS,
-  foreignDataLosses,
   groupTurns,
   isFromSource,
   isPartFromSource,
-  joinPointer,
-  makeLocator,
+  keptBlock,
+  lossPrefix,
+  mediaSource,
   mergeKept,
-  MESSAGE_FIELDS,
-  parseDataUrl,
-  resultsFirst,
+  partLosses,
+  readTurns,
   setIfAny,
+  skippedPartLoss,
   sortLosses,
+  systemBlocks,
   textToBase64,
-  type MessageLocation,
+  turnMessage,
+  writeTurn,
   type PartLocation,
+  type ReadMessage,
   type TurnContext,
+  type TurnWriter,
 } from './turns.js';
 
 const FORMAT = 'anthropic';
@@ -91,16 +97,6 @@ const FOREIGN_MESSAGE_KEYS = [
   'function_call',
   'providerOptions',
 ];
-
-const KNOWN_PART_FIELDS: Record<string, readonly string[]> = {
-  text: ['type', 'text'],
-  image: ['type', 'url', 'data', 'mediaType'],
-  document: ['type', 'url', 'data', 'mediaType', 'name'],
-  'tool-call': ['type', 'id', 'name', 'arguments'],
-  // A result's `name` is the call's: Anthropic pairs by id alone.
-  'tool-result': ['type', 'callId', 'name', 'content', 'failed'],
-  reasoning: ['type', 'text', 'signature', 'redacted'],
-};
 
 /** A block's own `type` plus whatever the caller maps. */
 const withType = (
@@ -450,10 +446,7 @@ function readContent(
 }
 
 /** Reads the top-level `system` into a v1 system message, or undefined when it stays a request field. */
-function readSystem(
-  state: ReadState,
-  system: JsonValue | undefined,
-): { message: Message; loc: MessageLocation } | undefined {
+function readSystem(state: ReadState, system: JsonValue | undefined): ReadMessage | undefined {
   if (typeof system === 'string' && system !== '') {
     const part: Part = { type: 'text', text: system };
     state.read.add(part);
@@ -476,14 +469,8 @@ function readSystem(
 }
 
 /** Reads one source message. */
-function readMessage(
-  state: ReadState,
-  m: JsonValue,
-  pointer: string,
-  index: number,
-): { message: Message; loc: MessageLocation } {
-  if (!isPlainObject(m)) return notFormat(FORMAT, `message ${index} is not an object`);
-  if (typeof m.role !== 'string') return notFormat(FORMAT, `message ${index} has no string "role"`);
+function readMessage(state: ReadState, m: JsonValue, pointer: string, index: number): ReadMessage {
+  assertMessage(m, index, FORMAT);
   const content = m.content;
   const rest = restOf(m, ['role', 'content']) ?? {};
   let parts: Part[];
@@ -499,53 +486,18 @@ function readMessage(
   } else {
     return notFormat(FORMAT, `message ${index} has no string or array "content"`);
   }
-  let role = m.role;
-  if (role === 'user' && parts.some((p) => p.type === 'tool-result')) role = 'tool';
-  // A system message inside the history stays there, also when written without this read's context.
-  else if (role === 'system') setOwn(rest, '$inline', true);
-  else if (role !== 'user' && role !== 'assistant') setOwn(rest, '$role', role);
-  const message: Message = { role, parts };
-  keepProviderData(message, FORMAT, rest);
-  state.read.add(message);
-  return { message, loc: { pointer, parts: locs } };
+  return turnMessage(FORMAT, state.read, m.role, parts, rest, pointer, locs);
 }
 
 function readAnthropic(value: JsonValue): ReadResult {
-  let body: JsonObject | undefined;
-  let history: JsonValue | undefined;
-  if (Array.isArray(value)) history = value;
-  else if (isPlainObject(value)) {
-    body = value;
-    history = value.messages;
-  } else {
-    return notFormat(FORMAT, 'not a request body or a messages array');
-  }
-  if (!Array.isArray(history)) return notFormat(FORMAT, 'no "messages" array');
   const state: ReadState = { read: new WeakSet() };
-  const messages: Message[] = [];
-  const locs: MessageLocation[] = [];
-  let requestRest: JsonObject | undefined;
-  if (body !== undefined) {
-    const system = readSystem(state, body.system);
-    if (system !== undefined) {
-      messages.push(system.message);
-      locs.push(system.loc);
-    }
-    const own = system === undefined ? ['messages'] : ['system', 'messages'];
-    requestRest = restOf(body, own);
-  }
-  const base = body === undefined ? '' : '/messages';
-  history.forEach((m, i) => {
-    const r = readMessage(state, m, joinPointer(base, i), i);
-    messages.push(r.message);
-    locs.push(r.loc);
-  });
-  // A bare array stays one when written back from a stored v1 file, without this context.
-  if (body === undefined) requestRest = { $bare: true };
-  const conversation = makeConversation(messages, FORMAT, requestRest);
-  const context: TurnContext = { bare: body === undefined, read: state.read };
-  if (body !== undefined) context.keys = Object.keys(body);
-  return { conversation, context, locate: makeLocator(base, locs) };
+  return readTurns(
+    value,
+    FORMAT,
+    state.read,
+    (body) => readSystem(state, body.system),
+    (m, pointer, index) => readMessage(state, m, pointer, index),
+  );
 }
 
 // ---------------------------------------------------------------------------
@@ -556,35 +508,11 @@ interface WriteState {
   losses: Loss[];
 }
 
-type Where = { messageIndex: number; partIndex: number };
-
-/** The prefix of a loss inside a tool result's content. */
-const at = (label: string | undefined): string => (label === undefined ? '' : `${label}: `);
-
-/** Writes a kept block (a part of an unknown type whose providerData holds the block). */
-function keptBlock(part: Part): JsonObject | undefined {
-  if (!part.type.startsWith(UNKNOWN_PREFIX)) return undefined;
-  const pd = providerDataOf(part, FORMAT);
-  if (pd === undefined) return undefined;
-  const block: JsonObject = {};
-  mergeKept(block, pd);
-  return block;
-}
-
-/** A tool_use `input` that was not an object: the arguments text parsed as is, when it still parses. */
-function rawInput(args: string): JsonValue {
-  try {
-    return parseJson(args);
-  } catch {
-    return argumentsToObject(args);
-  }
-}
-
 /** Writes an `image` or `document` part. */
 function writeMedia(
   state: WriteState,
   part: Part,
-  where: Where,
+  where: PartWhere,
   label: string | undefined,
 ): JsonObject | undefined {
   const pd = providerDataOf(part, FORMAT);
@@ -592,17 +520,7 @@ function writeMedia(
   const foreign = !isPartFromSource(state.ctx, part, FORMAT);
   const kind = part.type as 'image' | 'document';
   const source: JsonObject = {};
-  let url = typeof part.url === 'string' ? part.url : undefined;
-  let data = typeof part.data === 'string' ? part.data : undefined;
-  let mediaType = typeof part.mediaType === 'string' ? part.mediaType : undefined;
-  if (data === undefined && url?.toLowerCase().startsWith('data:') === true) {
-    const parsed = parseDataUrl(url);
-    if (parsed !== undefined) {
-      data = parsed.data;
-      mediaType = parsed.mediaType;
-      url = undefined;
-    }
-  }
+  const { url, data, mediaType } = mediaSource(part);
   const keepMediaType = pd?.$mediaType !== false;
   if (data !== undefined) {
     let text: string | undefined;
@@ -624,7 +542,7 @@ function writeMedia(
         // Reported as lost, so left out: the API refuses other base64 document types.
         state.losses.push({
           ...where,
-          what: `${at(label)}document type ${mediaType ?? '(none)'} (Anthropic takes PDF and plain text)`,
+          what: `${lossPrefix(label)}document type ${mediaType ?? '(none)'} (Anthropic takes PDF and plain text)`,
         });
         return undefined;
       }
@@ -635,12 +553,12 @@ function writeMedia(
     if (foreign && kind === 'document' && mediaType !== 'application/pdf') {
       state.losses.push({
         ...where,
-        what: `${at(label)}document type ${mediaType ?? '(none)'} (Anthropic URL documents are PDF)`,
+        what: `${lossPrefix(label)}document type ${mediaType ?? '(none)'} (Anthropic URL documents are PDF)`,
       });
       return undefined;
     }
   } else {
-    state.losses.push({ ...where, what: `${at(label)}${kind} part without url or data` });
+    state.losses.push({ ...where, what: `${lossPrefix(label)}${kind} part without url or data` });
     return undefined;
   }
   const block: JsonObject = { type: kind, source };
@@ -653,51 +571,36 @@ function writeMedia(
 function writePart(
   state: WriteState,
   part: Part,
-  where: Where,
+  where: PartWhere,
   inResult: boolean,
   label?: string,
 ): JsonObject | undefined {
   const block = writeBlock(state, part, where, inResult, label);
   // What a written part does not carry; a part not written at all is one loss already.
-  if (block !== undefined) state.losses.push(...partLosses(part, where));
+  if (block !== undefined) state.losses.push(...partLosses(part, where, FORMAT));
   return block;
-}
-
-/** The fields and other formats' data of a written part that Anthropic does not carry. */
-function partLosses(part: Part, where: Where): Loss[] {
-  const known = KNOWN_PART_FIELDS[part.type];
-  return [
-    ...foreignDataLosses(part, FORMAT, where),
-    ...(known === undefined ? [] : fieldLosses(part, known, where, `${part.type} part`)),
-  ];
 }
 
 function writeBlock(
   state: WriteState,
   part: Part,
-  where: Where,
+  where: PartWhere,
   inResult: boolean,
   label: string | undefined,
 ): JsonObject | undefined {
   const pd = providerDataOf(part, FORMAT);
   const fromSource = isPartFromSource(state.ctx, part, FORMAT);
-  if (
-    inResult &&
-    !['text', 'image', 'document'].includes(part.type) &&
-    !part.type.startsWith(UNKNOWN_PREFIX)
-  ) {
-    state.losses.push({ ...where, what: `${at(label)}${part.type} part inside a tool result` });
+  const skipped = skippedPartLoss(part, where, label, inResult, fromSource, FORMAT);
+  if (skipped !== undefined) {
+    state.losses.push(skipped);
     return undefined;
   }
   switch (part.type) {
     case 'text': {
-      const text = typeof part.text === 'string' ? part.text : '';
-      // Anthropic rejects empty text blocks; a block read as empty stays as it was.
-      if (!fromSource && text.trim() === '') {
-        state.losses.push({ ...where, what: `${at(label)}blank text part` });
-        return undefined;
-      }
-      const block: JsonObject = { type: 'text', text };
+      const block: JsonObject = {
+        type: 'text',
+        text: typeof part.text === 'string' ? part.text : '',
+      };
       mergeKept(block, pd);
       return block;
     }
@@ -707,17 +610,18 @@ function writeBlock(
     case 'tool-call': {
       const block: JsonObject = { type: 'tool_use' };
       if (typeof part.id === 'string') block.id = part.id;
-      else state.losses.push({ ...where, what: `${at(label)}tool call without id` });
+      else state.losses.push({ ...where, what: `${lossPrefix(label)}tool call without id` });
       if (typeof part.name === 'string') block.name = part.name;
       const args = typeof part.arguments === 'string' ? part.arguments : '';
-      block.input = pd?.$inputRaw === true ? rawInput(args) : argumentsToObject(args);
+      // Only an input that was not an object is the arguments text parsed as is.
+      block.input = pd?.$inputRaw === true ? argumentsToValue(args) : argumentsToObject(args);
       mergeKept(block, pd);
       return block;
     }
     case 'tool-result': {
       const block: JsonObject = { type: 'tool_result' };
       if (typeof part.callId === 'string') block.tool_use_id = part.callId;
-      else state.losses.push({ ...where, what: `${at(label)}tool result without callId` });
+      else state.losses.push({ ...where, what: `${lossPrefix(label)}tool result without callId` });
       const content = Array.isArray(part.content) ? (part.content as Part[]) : [];
       const only = content.length === 1 ? content[0] : undefined;
       if (
@@ -742,7 +646,10 @@ function writeBlock(
     case 'reasoning': {
       if (typeof part.redacted === 'string') {
         if (typeof part.text === 'string' && part.text !== '') {
-          state.losses.push({ ...where, what: `${at(label)}text of a redacted reasoning part` });
+          state.losses.push({
+            ...where,
+            what: `${lossPrefix(label)}text of a redacted reasoning part`,
+          });
         }
         const block: JsonObject = { type: 'redacted_thinking', data: part.redacted };
         mergeKept(block, pd);
@@ -750,7 +657,10 @@ function writeBlock(
       }
       // Anthropic rejects thinking without a signature; one read that way stays as it was.
       if (typeof part.signature !== 'string' && !fromSource) {
-        state.losses.push({ ...where, what: `${at(label)}reasoning part without signature` });
+        state.losses.push({
+          ...where,
+          what: `${lossPrefix(label)}reasoning part without signature`,
+        });
         return undefined;
       }
       const block: JsonObject = {
@@ -762,9 +672,12 @@ function writeBlock(
       return block;
     }
     default: {
-      const block = keptBlock(part);
+      const block = keptBlock(part, FORMAT);
       if (block === undefined) {
-        state.losses.push({ ...where, what: `${at(label)}unknown part type "${part.type}"` });
+        state.losses.push({
+          ...where,
+          what: `${lossPrefix(label)}unknown part type "${part.type}"`,
+        });
       }
       return block;
     }
@@ -773,26 +686,12 @@ function writeBlock(
 
 /** The top-level `system` value from the v1 system messages that go there. */
 function writeSystem(
-  state: WriteState,
+  writer: TurnWriter,
   messages: readonly Message[],
   indices: readonly number[],
 ): JsonValue | undefined {
   if (indices.length === 0) return undefined;
-  const blocks: JsonObject[] = [];
-  for (const i of indices) {
-    const m = messages[i]!;
-    state.losses.push(...fieldLosses(m, MESSAGE_FIELDS, { messageIndex: i }, 'message'));
-    state.losses.push(...foreignDataLosses(m, FORMAT, { messageIndex: i }));
-    m.parts.forEach((p, j) => {
-      const where = { messageIndex: i, partIndex: j };
-      if (p.type !== 'text' && !p.type.startsWith(UNKNOWN_PREFIX)) {
-        state.losses.push({ ...where, what: `${p.type} part in the system prompt` });
-        return;
-      }
-      const b = writePart(state, p, where, false);
-      if (b !== undefined) blocks.push(b);
-    });
-  }
+  const blocks = systemBlocks(writer, indices);
   const first = messages[indices[0]!]!;
   const hint = providerDataOf(first, FORMAT)?.$system;
   const only = blocks.length === 1 ? blocks[0]! : undefined;
@@ -802,24 +701,13 @@ function writeSystem(
   return blocks.length === 0 ? undefined : blocks;
 }
 
-/** The Anthropic role a v1 message is written with. */
-function targetRole(state: WriteState, m: Message, index: number): string {
-  const hinted = providerDataOf(m, FORMAT)?.$role;
-  if (typeof hinted === 'string') return hinted;
-  if (m.role === 'tool') return 'user';
-  if (m.role === 'user' || m.role === 'assistant' || m.role === 'system') return m.role;
-  state.losses.push({ messageIndex: index, what: `role "${m.role}" (written as user)` });
-  return 'user';
-}
-
 function writeAnthropic(
   conversation: Conversation,
   context?: unknown,
 ): { value: JsonValue; losses: Loss[] } {
   const ctx = context as TurnContext | undefined;
   const state: WriteState = { ctx, losses: [] };
-  state.losses.push(...foreignDataLosses(conversation, FORMAT, {}));
-  state.losses.push(...fieldLosses(conversation, CONVERSATION_FIELDS, {}, 'conversation'));
+  state.losses.push(...conversationLosses(conversation, FORMAT));
   const messages = conversation.messages;
   const bare = ctx?.bare ?? providerDataOf(conversation, FORMAT)?.$bare === true;
 
@@ -834,7 +722,19 @@ function writeAnthropic(
     (toTop ? top : turns).push(i);
     if (m.role !== 'system') leading = false;
   });
-  const system = writeSystem(state, messages, top);
+  const writer: TurnWriter = {
+    messages,
+    ctx,
+    format: FORMAT,
+    provider: 'Anthropic',
+    losses: state.losses,
+    writePart: (p, where) => {
+      const block = writePart(state, p, where, false);
+      return block === undefined ? [] : [block];
+    },
+    isResult: (b) => b.type === 'tool_result',
+  };
+  const system = writeSystem(writer, messages, top);
 
   const entries = turns.map((i) => ({
     key: messages[i]!.role === 'tool' ? 'tool' : undefined,
@@ -843,29 +743,10 @@ function writeAnthropic(
   const out: JsonValue[] = [];
   for (const group of groupTurns(entries)) {
     const members = group.map((g) => turns[g]!);
-    const lead = members.find((i) => isFromSource(ctx, messages[i]!, FORMAT)) ?? members[0]!;
-    const leadMessage = messages[lead]!;
-    const pd = providerDataOf(leadMessage, FORMAT);
-    let blocks: JsonObject[] = [];
-    let partCount = 0;
-    for (const i of members) {
-      const m = messages[i]!;
-      state.losses.push(...fieldLosses(m, MESSAGE_FIELDS, { messageIndex: i }, 'message'));
-      state.losses.push(...foreignDataLosses(m, FORMAT, { messageIndex: i }));
-      partCount += m.parts.length;
-      m.parts.forEach((p, j) => {
-        const b = writePart(state, p, { messageIndex: i, partIndex: j }, false);
-        if (b !== undefined) blocks.push(b);
-      });
-    }
-    const exact = members.length === 1 && isFromSource(ctx, leadMessage, FORMAT);
-    const role = targetRole(state, leadMessage, lead);
-    // All results of a turn go first in its user message (providers.md §3).
-    if (!exact && role === 'user') blocks = resultsFirst(blocks, (b) => b.type === 'tool_result');
-    if (blocks.length === 0 && partCount > 0) {
-      state.losses.push({ messageIndex: lead, what: 'message with nothing Anthropic can express' });
-      continue;
-    }
+    const turn = writeTurn(writer, members);
+    if (turn === undefined) continue;
+    const { role, blocks } = turn;
+    const pd = providerDataOf(messages[turn.lead]!, FORMAT);
     const message: JsonObject = { role };
     const only = blocks.length === 1 ? blocks[0]! : undefined;
     if (

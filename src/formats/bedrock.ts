@@ -16,34 +16,41 @@ import type { Conversation, ConversationFormat, Loss, ReadResult } from './forma
 import { providerDataOf } from './format.js';
 import {
   argumentsToObject,
-  fieldLosses,
+  argumentsToValue,
+  assertMessage,
+  conversationLosses,
   isPlainObject,
+  joinPointer,
   keepProviderData,
-  makeConversation,
   notFormat,
   objectToArguments,
   restOf,
+  type PartWhere,
 } from './shared.js';
 import {
   assembleBody,
   base64ToText,
-  CONVERSATION_FIELDS,
-  foreignDataLosses,
   groupTurns,
   isFromSource,
   isPartFromSource,
-  joinPointer,
-  makeLocator,
+  keptBlock,
+  lossPrefix,
+  mediaSource,
   mergeKept,
-  MESSAGE_FIELDS,
-  parseDataUrl,
+  partLosses,
+  readTurns,
   resultsFirst,
   setIfAny,
+  skippedPartLoss,
   sortLosses,
+  systemBlocks,
   textToBase64,
-  type MessageLocation,
+  turnMessage,
+  writeTurn,
   type PartLocation,
+  type ReadMessage,
   type TurnContext,
+  type TurnWriter,
 } from './turns.js';
 
 const FORMAT = 'bedrock';
@@ -91,16 +98,6 @@ const DOCUMENT_TYPES: Record<string, string> = {
 
 /** Image formats Bedrock takes (SDK `ImageFormat`). */
 const IMAGE_FORMATS = new Set(['gif', 'jpeg', 'png', 'webp']);
-
-const KNOWN_PART_FIELDS: Record<string, readonly string[]> = {
-  text: ['type', 'text'],
-  image: ['type', 'url', 'data', 'mediaType'],
-  document: ['type', 'url', 'data', 'mediaType', 'name'],
-  'tool-call': ['type', 'id', 'name', 'arguments'],
-  // A result's `name` is the call's: Bedrock pairs by id alone.
-  'tool-result': ['type', 'callId', 'name', 'content', 'failed'],
-  reasoning: ['type', 'text', 'signature', 'redacted'],
-};
 
 /** The media type of a document format. */
 function documentMediaType(format: string): string {
@@ -461,70 +458,34 @@ function readBlocks(
 }
 
 /** Reads one source message. */
-function readMessage(
-  state: ReadState,
-  m: JsonValue,
-  pointer: string,
-  index: number,
-): { message: Message; loc: MessageLocation } {
-  if (!isPlainObject(m)) return notFormat(FORMAT, `message ${index} is not an object`);
-  if (typeof m.role !== 'string') return notFormat(FORMAT, `message ${index} has no string "role"`);
+function readMessage(state: ReadState, m: JsonValue, pointer: string, index: number): ReadMessage {
+  assertMessage(m, index, FORMAT);
   if (!Array.isArray(m.content))
     return notFormat(FORMAT, `message ${index} has no "content" array`);
   const { parts, locs } = readBlocks(state, m.content, joinPointer(pointer, 'content'));
   const rest = restOf(m, ['role', 'content']) ?? {};
-  let role = m.role;
-  if (role === 'user' && parts.some((p) => p.type === 'tool-result')) role = 'tool';
-  // A system message inside the history stays there, also when written without this read's context.
-  else if (role === 'system') setOwn(rest, '$inline', true);
-  else if (role !== 'user' && role !== 'assistant') setOwn(rest, '$role', role);
-  const message: Message = { role, parts };
-  keepProviderData(message, FORMAT, rest);
+  return turnMessage(FORMAT, state.read, m.role, parts, rest, pointer, locs);
+}
+
+/** Reads a non-empty top-level `system` list into a v1 system message. */
+function readSystem(state: ReadState, system: JsonValue | undefined): ReadMessage | undefined {
+  if (!Array.isArray(system) || system.length === 0) return undefined;
+  const { parts, locs } = readBlocks(state, system, '/system');
+  const message: Message = { role: 'system', parts };
+  keepProviderData(message, FORMAT, { $system: true });
   state.read.add(message);
-  return { message, loc: { pointer, parts: locs } };
+  return { message, loc: { pointer: '/system', parts: locs } };
 }
 
 function readBedrock(value: JsonValue): ReadResult {
-  let body: JsonObject | undefined;
-  let history: JsonValue | undefined;
-  if (Array.isArray(value)) history = value;
-  else if (isPlainObject(value)) {
-    body = value;
-    history = value.messages;
-  } else {
-    return notFormat(FORMAT, 'not a request body or a messages array');
-  }
-  if (!Array.isArray(history)) return notFormat(FORMAT, 'no "messages" array');
   const state: ReadState = { read: new WeakSet(), serverIds: new Set() };
-  const messages: Message[] = [];
-  const locs: MessageLocation[] = [];
-  let requestRest: JsonObject | undefined;
-  if (body !== undefined) {
-    const system = body.system;
-    const own = ['messages'];
-    if (Array.isArray(system) && system.length > 0) {
-      const { parts, locs: partLocs } = readBlocks(state, system, '/system');
-      const message: Message = { role: 'system', parts };
-      keepProviderData(message, FORMAT, { $system: true });
-      state.read.add(message);
-      messages.push(message);
-      locs.push({ pointer: '/system', parts: partLocs });
-      own.push('system');
-    }
-    requestRest = restOf(body, own);
-  }
-  const base = body === undefined ? '' : '/messages';
-  history.forEach((m, i) => {
-    const r = readMessage(state, m, joinPointer(base, i), i);
-    messages.push(r.message);
-    locs.push(r.loc);
-  });
-  // A bare array stays one when written back from a stored v1 file, without this context.
-  if (body === undefined) requestRest = { $bare: true };
-  const conversation = makeConversation(messages, FORMAT, requestRest);
-  const context: TurnContext = { bare: body === undefined, read: state.read };
-  if (body !== undefined) context.keys = Object.keys(body);
-  return { conversation, context, locate: makeLocator(base, locs) };
+  return readTurns(
+    value,
+    FORMAT,
+    state.read,
+    (body) => readSystem(state, body.system),
+    (m, pointer, index) => readMessage(state, m, pointer, index),
+  );
 }
 
 // ---------------------------------------------------------------------------
@@ -540,11 +501,6 @@ interface WriteState {
   /** Whether the written history has toolUse or toolResult blocks. */
   toolBlocks: boolean;
 }
-
-type Where = { messageIndex: number; partIndex: number };
-
-/** The prefix of a loss inside a tool result's content. */
-const at = (label: string | undefined): string => (label === undefined ? '' : `${label}: `);
 
 /** Bedrock document names: alphanumerics, single spaces, hyphens, parentheses, square brackets. */
 function documentName(name: string): string {
@@ -569,24 +525,14 @@ function wrap(kind: string, inner: JsonValue, pd: JsonObject | undefined): JsonO
 function writeMedia(
   state: WriteState,
   part: Part,
-  where: Where,
+  where: PartWhere,
   label: string | undefined,
 ): JsonObject | undefined {
   const pd = providerDataOf(part, FORMAT);
   const kind = part.type as 'image' | 'document';
   // A part from another format is adapted to what Bedrock takes; one read here is written as read.
   const foreign = !isPartFromSource(state.ctx, part, FORMAT);
-  let url = typeof part.url === 'string' ? part.url : undefined;
-  let data = typeof part.data === 'string' ? part.data : undefined;
-  let mediaType = typeof part.mediaType === 'string' ? part.mediaType : undefined;
-  if (data === undefined && url?.toLowerCase().startsWith('data:') === true) {
-    const parsed = parseDataUrl(url);
-    if (parsed !== undefined) {
-      data = parsed.data;
-      mediaType = parsed.mediaType;
-      url = undefined;
-    }
-  }
+  const { url, data, mediaType } = mediaSource(part);
   const source: JsonObject = {};
   if (data !== undefined) {
     const text = pd?.$sourceType === 'text' ? base64ToText(data) : undefined;
@@ -597,7 +543,7 @@ function writeMedia(
   } else {
     state.losses.push({
       ...where,
-      what: `${at(label)}${kind} ${url === undefined ? 'without url or data' : 'by URL (Bedrock takes bytes or S3)'}`,
+      what: `${lossPrefix(label)}${kind} ${url === undefined ? 'without url or data' : 'by URL (Bedrock takes bytes or S3)'}`,
     });
     return undefined;
   }
@@ -612,7 +558,7 @@ function writeMedia(
     if (foreign && !allowed) {
       state.losses.push({
         ...where,
-        what: `${at(label)}${kind} type ${mediaType} has no Bedrock format`,
+        what: `${lossPrefix(label)}${kind} type ${mediaType} has no Bedrock format`,
       });
     }
     if (format !== undefined) inner.format = format;
@@ -623,7 +569,7 @@ function writeMedia(
       if (name !== part.name) {
         state.losses.push({
           ...where,
-          what: `${at(label)}document name "${part.name}" written as "${name}"`,
+          what: `${lossPrefix(label)}document name "${part.name}" written as "${name}"`,
         });
       }
       inner.name = name;
@@ -636,20 +582,11 @@ function writeMedia(
   return wrap(kind, inner, pd);
 }
 
-/** The fields and other formats' data of a written part that Bedrock does not carry. */
-function partLosses(part: Part, where: Where): Loss[] {
-  const known = KNOWN_PART_FIELDS[part.type];
-  return [
-    ...foreignDataLosses(part, FORMAT, where),
-    ...(known === undefined ? [] : fieldLosses(part, known, where, `${part.type} part`)),
-  ];
-}
-
 /** Writes one v1 part as content blocks (a part may carry a cachePoint after it), or records why not. */
 function writePart(
   state: WriteState,
   part: Part,
-  where: Where,
+  where: PartWhere,
   inResult: boolean,
   label?: string,
 ): JsonObject[] {
@@ -657,7 +594,7 @@ function writePart(
   const block = writeBlock(state, part, pd, where, inResult, label);
   if (block === undefined) return [];
   // What a written part does not carry; a part not written at all is one loss already.
-  state.losses.push(...partLosses(part, where));
+  state.losses.push(...partLosses(part, where, FORMAT));
   const cachePoint = part.type.startsWith(UNKNOWN_PREFIX) ? undefined : pd?.cachePoint;
   return cachePoint === undefined ? [block] : [block, { cachePoint }];
 }
@@ -666,17 +603,14 @@ function writeBlock(
   state: WriteState,
   part: Part,
   pd: JsonObject | undefined,
-  where: Where,
+  where: PartWhere,
   inResult: boolean,
   label: string | undefined,
 ): JsonObject | undefined {
   const fromSource = isPartFromSource(state.ctx, part, FORMAT);
-  if (
-    inResult &&
-    !['text', 'image', 'document'].includes(part.type) &&
-    !part.type.startsWith(UNKNOWN_PREFIX)
-  ) {
-    state.losses.push({ ...where, what: `${at(label)}${part.type} part inside a tool result` });
+  const skipped = skippedPartLoss(part, where, label, inResult, fromSource, FORMAT);
+  if (skipped !== undefined) {
+    state.losses.push(skipped);
     return undefined;
   }
   switch (part.type) {
@@ -691,11 +625,6 @@ function writeBlock(
           // Edited into text that is no longer JSON: it stays text.
         }
       }
-      // Bedrock rejects blank text blocks; a block read as blank stays as it was.
-      if (!fromSource && text.trim() === '') {
-        state.losses.push({ ...where, what: `${at(label)}blank text part` });
-        return undefined;
-      }
       const block: JsonObject = { text };
       mergeKept(block, pd, ['cachePoint']);
       return block;
@@ -706,20 +635,21 @@ function writeBlock(
     case 'tool-call': {
       const use: JsonObject = {};
       if (typeof part.id === 'string') use.toolUseId = part.id;
-      else state.losses.push({ ...where, what: `${at(label)}tool call without id` });
+      else state.losses.push({ ...where, what: `${lossPrefix(label)}tool call without id` });
       if (typeof part.name === 'string') {
         use.name = part.name;
         state.toolNames.add(part.name);
       }
       const args = typeof part.arguments === 'string' ? part.arguments : '';
-      use.input = pd?.$inputRaw === true ? rawInput(args) : argumentsToObject(args);
+      // Only an input that was not an object is the arguments text parsed as is.
+      use.input = pd?.$inputRaw === true ? argumentsToValue(args) : argumentsToObject(args);
       state.toolBlocks = true;
       return wrap('toolUse', use, pd);
     }
     case 'tool-result': {
       const result: JsonObject = {};
       if (typeof part.callId === 'string') result.toolUseId = part.callId;
-      else state.losses.push({ ...where, what: `${at(label)}tool result without callId` });
+      else state.losses.push({ ...where, what: `${lossPrefix(label)}tool result without callId` });
       if (typeof part.name === 'string') state.toolNames.add(part.name);
       const content: JsonValue[] = [];
       const parts = Array.isArray(part.content) ? (part.content as Part[]) : [];
@@ -735,7 +665,10 @@ function writeBlock(
       const reasoning: JsonObject = {};
       if (typeof part.redacted === 'string') {
         if (typeof part.text === 'string' && part.text !== '') {
-          state.losses.push({ ...where, what: `${at(label)}text of a redacted reasoning part` });
+          state.losses.push({
+            ...where,
+            what: `${lossPrefix(label)}text of a redacted reasoning part`,
+          });
         }
         reasoning.redactedContent =
           pd?.$redactedRaw === true
@@ -749,57 +682,16 @@ function writeBlock(
       return wrap('reasoningContent', reasoning, pd);
     }
     default: {
-      if (part.type.startsWith(UNKNOWN_PREFIX) && pd !== undefined) {
-        const block: JsonObject = {};
-        mergeKept(block, pd);
-        return block;
+      const block = keptBlock(part, FORMAT);
+      if (block === undefined) {
+        state.losses.push({
+          ...where,
+          what: `${lossPrefix(label)}unknown part type "${part.type}"`,
+        });
       }
-      state.losses.push({ ...where, what: `${at(label)}unknown part type "${part.type}"` });
-      return undefined;
+      return block;
     }
   }
-}
-
-/** A toolUse `input` that was not an object: the arguments text parsed as is, when it still parses. */
-function rawInput(args: string): JsonValue {
-  try {
-    return parseJson(args);
-  } catch {
-    return argumentsToObject(args);
-  }
-}
-
-/** The Bedrock role a v1 message is written with. */
-function targetRole(state: WriteState, m: Message, index: number): string {
-  const hinted = providerDataOf(m, FORMAT)?.$role;
-  if (typeof hinted === 'string') return hinted;
-  if (m.role === 'tool') return 'user';
-  if (m.role === 'user' || m.role === 'assistant' || m.role === 'system') return m.role;
-  state.losses.push({ messageIndex: index, what: `role "${m.role}" (written as user)` });
-  return 'user';
-}
-
-/** The top-level `system` list from the v1 system messages that go there. */
-function writeSystem(
-  state: WriteState,
-  messages: readonly Message[],
-  indices: readonly number[],
-): JsonValue[] {
-  const blocks: JsonValue[] = [];
-  for (const i of indices) {
-    const m = messages[i]!;
-    state.losses.push(...fieldLosses(m, MESSAGE_FIELDS, { messageIndex: i }, 'message'));
-    state.losses.push(...foreignDataLosses(m, FORMAT, { messageIndex: i }));
-    m.parts.forEach((p, j) => {
-      const where = { messageIndex: i, partIndex: j };
-      if (p.type !== 'text' && !p.type.startsWith(UNKNOWN_PREFIX)) {
-        state.losses.push({ ...where, what: `${p.type} part in the system prompt` });
-        return;
-      }
-      blocks.push(...writePart(state, p, where, false));
-    });
-  }
-  return blocks;
 }
 
 function writeBedrock(
@@ -814,8 +706,7 @@ function writeBedrock(
     toolNames: new Set(),
     toolBlocks: false,
   };
-  state.losses.push(...foreignDataLosses(conversation, FORMAT, {}));
-  state.losses.push(...fieldLosses(conversation, CONVERSATION_FIELDS, {}, 'conversation'));
+  state.losses.push(...conversationLosses(conversation, FORMAT));
   const messages = conversation.messages;
   const bare = ctx?.bare ?? providerDataOf(conversation, FORMAT)?.$bare === true;
 
@@ -836,7 +727,17 @@ function writeBedrock(
     (toTop ? top : turns).push(i);
     if (m.role !== 'system') leading = false;
   });
-  const system = top.length > 0 ? writeSystem(state, messages, top) : undefined;
+  const writer: TurnWriter = {
+    messages,
+    ctx,
+    format: FORMAT,
+    provider: 'Bedrock',
+    losses: state.losses,
+    writePart: (p, where) => writePart(state, p, where, false),
+    isResult: (b) => Object.hasOwn(b, 'toolResult'),
+  };
+  // The top-level `system` list from the v1 system messages that go there.
+  const system = top.length > 0 ? systemBlocks(writer, top) : undefined;
 
   // Turns must alternate: what an operation or another format put next to a turn of the same role joins it.
   const entries = turns.map((i) => {
@@ -848,42 +749,22 @@ function writeBedrock(
   // Whether each written message holds a message read from the source.
   const outSource: boolean[] = [];
   for (const group of groupTurns(entries)) {
-    const members = group.map((g) => turns[g]!);
-    const lead = members.find((i) => isFromSource(ctx, messages[i]!, FORMAT)) ?? members[0]!;
-    const leadMessage = messages[lead]!;
-    let blocks: JsonObject[] = [];
-    let partCount = 0;
-    for (const i of members) {
-      const m = messages[i]!;
-      state.losses.push(...fieldLosses(m, MESSAGE_FIELDS, { messageIndex: i }, 'message'));
-      state.losses.push(...foreignDataLosses(m, FORMAT, { messageIndex: i }));
-      partCount += m.parts.length;
-      m.parts.forEach((p, j) => {
-        blocks.push(...writePart(state, p, { messageIndex: i, partIndex: j }, false));
-      });
-    }
-    const exact = members.length === 1 && isFromSource(ctx, leadMessage, FORMAT);
-    const role = targetRole(state, leadMessage, lead);
     // All results of a turn go in one user message, results first (providers.md §5).
-    if (!exact && role === 'user') {
-      blocks = resultsFirst(blocks, (b) => Object.hasOwn(b, 'toolResult'));
-    }
-    if (blocks.length === 0 && partCount > 0) {
-      state.losses.push({ messageIndex: lead, what: 'message with nothing Bedrock can express' });
-      continue;
-    }
+    const members = group.map((g) => turns[g]!);
+    const turn = writeTurn(writer, members);
+    if (turn === undefined) continue;
+    const { role, blocks } = turn;
     const source = members.some((i) => isFromSource(ctx, messages[i]!, FORMAT));
     const previous = out[out.length - 1];
     if (previous?.role === role && !(source && outSource[out.length - 1] === true)) {
       // A dropped message left two turns of one role side by side: they become one.
       const merged = [...(previous.content as JsonObject[]), ...blocks];
-      previous.content =
-        role === 'user' ? resultsFirst(merged, (b) => Object.hasOwn(b, 'toolResult')) : merged;
+      previous.content = role === 'user' ? resultsFirst(merged, writer.isResult) : merged;
       outSource[out.length - 1] ||= source;
       continue;
     }
     const message: JsonObject = { role, content: blocks };
-    mergeKept(message, providerDataOf(leadMessage, FORMAT));
+    mergeKept(message, providerDataOf(messages[turn.lead]!, FORMAT));
     out.push(message);
     outSource.push(source);
   }

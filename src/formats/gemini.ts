@@ -21,15 +21,22 @@ import type { Message, Part } from '../model/types.js';
 import { providerDataOf, type Conversation, type ConversationFormat, type Loss } from './format.js';
 import {
   argumentsToObject,
-  fieldLosses,
+  argumentsToValue,
+  callNames,
+  conversationLosses,
   isPlainObject,
   keepProviderData,
   makeConversation,
+  messageLosses,
   notFormat,
+  objectLosses,
   objectToArguments,
-  providerDataLosses,
+  PART_FIELDS,
+  rawPart,
   restOf,
   restoreFields,
+  splitDataUrl,
+  type PartWhere,
 } from './shared.js';
 
 const FORMAT = 'gemini';
@@ -158,13 +165,19 @@ function detectGemini(value: JsonValue): boolean {
 // ------------------------------------------------------------------- reading
 
 function unknownPart(p: JsonValue, field: string | undefined): PartRead {
-  const part: Part = { type: UNKNOWN_PREFIX + (field ?? 'part') };
-  keepProviderData(part, FORMAT, { part: p });
-  return { part, fields: {} };
+  return { part: rawPart(FORMAT, p, field ?? 'part'), fields: {} };
 }
 
-function hintsOf(keys: Keys): JsonObject {
-  return keys === SNAKE ? { $snake: true } : {};
+/** The providerData of a part read from `p[field]`: the snake_case hint, then the part's other fields. */
+function outerData(p: JsonObject, field: string, keys: Keys): JsonObject {
+  return { ...(keys === SNAKE ? { $snake: true } : {}), ...(restOf(p, [field]) ?? {}) };
+}
+
+/** Keeps `pd` on `part`, after the fields of the inner object `v` other than `known` (as `$inner`). */
+function keepWithInner(part: Part, pd: JsonObject, v: JsonObject, known: readonly string[]): void {
+  const inner = restOf(v, known);
+  if (inner !== undefined) pd.$inner = inner;
+  keepProviderData(part, FORMAT, pd);
 }
 
 /** An inline or file blob as a v1 image or document; undefined when its shape is not one. */
@@ -181,7 +194,7 @@ function readMedia(p: JsonObject, field: string, keys: Keys): PartRead | undefin
   if (inline) part.data = payload;
   else part.url = payload;
   part.mediaType = mime;
-  const pd: JsonObject = { ...hintsOf(keys), ...(restOf(p, [field]) ?? {}) };
+  const pd = outerData(p, field, keys);
   const inner = restOf(v, [keys.mimeType, payloadKey]);
   if (inner !== undefined) pd.$inner = inner;
   // A data: URI in fileData would be written back as inlineData without this hint.
@@ -271,7 +284,7 @@ function readPart(p: JsonValue): PartRead {
       part.name = v.name;
       known.push('name');
     }
-    const pd: JsonObject = { ...hintsOf(keys), ...(restOf(p, [field]) ?? {}) };
+    const pd = outerData(p, field, keys);
     if (v.args === undefined) {
       part.arguments = '{}';
       pd.$noArgs = true;
@@ -280,9 +293,7 @@ function readPart(p: JsonValue): PartRead {
       // Non-object args go back as they were, not wrapped in truncated_args.
       if (!isPlainObject(v.args)) pd.$rawArgs = true;
     }
-    const inner = restOf(v, known);
-    if (inner !== undefined) pd.$inner = inner;
-    keepProviderData(part, FORMAT, pd);
+    keepWithInner(part, pd, v, known);
     const base = `/${field}`;
     return {
       part,
@@ -295,7 +306,7 @@ function readPart(p: JsonValue): PartRead {
     if (!isPlainObject(v)) return unknownPart(p, field);
     const part: Part = { type: 'tool-result' };
     const known = ['response', 'parts'];
-    const pd: JsonObject = { ...hintsOf(keys), ...(restOf(p, [field]) ?? {}) };
+    const pd = outerData(p, field, keys);
     if (typeof v.id === 'string') {
       part.callId = v.id;
       known.push('id');
@@ -322,9 +333,7 @@ function readPart(p: JsonValue): PartRead {
     if (failed) part.failed = true;
     // "output" and "error" are what a write produces anyway; other shapes need the hint.
     if (mode !== 'output' && mode !== 'error') pd.$response = mode;
-    const inner = restOf(v, known);
-    if (inner !== undefined) pd.$inner = inner;
-    keepProviderData(part, FORMAT, pd);
+    keepWithInner(part, pd, v, known);
     const base = `/${field}`;
     return {
       part,
@@ -581,17 +590,11 @@ function innerOf(pd: JsonObject | undefined, target: JsonObject): JsonObject {
 }
 
 /** A v1 image or document as a Gemini blob or file reference; undefined when it has neither data nor url. */
-function writeMedia(
-  part: Part,
-  where: { messageIndex: number; partIndex: number },
-  state: WriteState,
-): JsonObject | undefined {
+function writeMedia(part: Part, where: PartWhere, state: WriteState): JsonObject | undefined {
   const pd = providerDataOf(part, FORMAT);
   const keys = keysOf(pd);
-  state.losses.push(...providerDataLosses(part, FORMAT, where));
-  state.losses.push(
-    ...fieldLosses(part, ['type', 'data', 'url', 'mediaType'], where, `${part.type} part`),
-  );
+  // A blob or file reference has no name: a document's is a loss too.
+  state.losses.push(...objectLosses(part, FORMAT, PART_FIELDS.image, where, `${part.type} part`));
   const mime = part.mediaType;
   if (typeof part.data === 'string') {
     const inner: JsonObject = {};
@@ -600,11 +603,11 @@ function writeMedia(
     return withRest({ [keys.inlineData]: innerOf(pd, inner) }, pd);
   }
   if (typeof part.url === 'string') {
-    const m = /^data:([^;,]+);base64,(.*)$/s.exec(part.url);
-    if (m !== null && pd?.$fileData !== true) {
+    const split = splitDataUrl(part.url);
+    if (split !== undefined && pd?.$fileData !== true) {
       // Gemini fetches no data: URLs; their bytes go inline.
       return withRest(
-        { [keys.inlineData]: innerOf(pd, { [keys.mimeType]: m[1]!, data: m[2]! }) },
+        { [keys.inlineData]: innerOf(pd, { [keys.mimeType]: split.mediaType, data: split.data }) },
         pd,
       );
     }
@@ -616,31 +619,19 @@ function writeMedia(
   return undefined;
 }
 
-function writeCall(
-  part: Part,
-  where: { messageIndex: number; partIndex: number },
-  state: WriteState,
-): JsonObject {
+function writeCall(part: Part, where: PartWhere, state: WriteState): JsonObject {
   const pd = providerDataOf(part, FORMAT);
   const keys = keysOf(pd);
-  state.losses.push(...providerDataLosses(part, FORMAT, where));
   state.losses.push(
-    ...fieldLosses(part, ['type', 'id', 'name', 'arguments'], where, 'tool-call part'),
+    ...objectLosses(part, FORMAT, PART_FIELDS['tool-call'], where, 'tool-call part'),
   );
   const call: JsonObject = {};
   if (typeof part.id === 'string' && pd?.$syntheticId !== true) call.id = part.id;
   if (typeof part.name === 'string') call.name = part.name;
   const text = typeof part.arguments === 'string' ? part.arguments : '{}';
   if (!(pd?.$noArgs === true && text === '{}')) {
-    let args: JsonValue = argumentsToObject(text);
-    if (pd?.$rawArgs === true) {
-      try {
-        args = parseJson(text);
-      } catch {
-        // Edited into something that is not JSON: the object form stands.
-      }
-    }
-    call.args = args;
+    // Raw (non-object) args go back as they parse; text edited into non-JSON takes the object form.
+    call.args = pd?.$rawArgs === true ? argumentsToValue(text) : argumentsToObject(text);
   }
   return withRest({ [keys.functionCall]: innerOf(pd, call) }, pd);
 }
@@ -676,21 +667,11 @@ function responseFrom(
   return { response, rest };
 }
 
-function writeResult(
-  part: Part,
-  where: { messageIndex: number; partIndex: number },
-  state: WriteState,
-): JsonObject {
+function writeResult(part: Part, where: PartWhere, state: WriteState): JsonObject {
   const pd = providerDataOf(part, FORMAT);
   const keys = keysOf(pd);
-  state.losses.push(...providerDataLosses(part, FORMAT, where));
   state.losses.push(
-    ...fieldLosses(
-      part,
-      ['type', 'callId', 'name', 'content', 'failed'],
-      where,
-      'tool-result part',
-    ),
+    ...objectLosses(part, FORMAT, PART_FIELDS['tool-result'], where, 'tool-result part'),
   );
   const fr: JsonObject = {};
   const callId = typeof part.callId === 'string' ? part.callId : undefined;
@@ -731,16 +712,9 @@ function writeResult(
   return withRest({ [keys.functionResponse]: innerOf(pd, fr) }, pd);
 }
 
-function writeReasoning(
-  part: Part,
-  where: { messageIndex: number; partIndex: number },
-  state: WriteState,
-): JsonObject | undefined {
+function writeReasoning(part: Part, where: PartWhere, state: WriteState): JsonObject | undefined {
   const pd = providerDataOf(part, FORMAT);
-  state.losses.push(...providerDataLosses(part, FORMAT, where));
-  state.losses.push(
-    ...fieldLosses(part, ['type', 'text', 'signature', 'redacted'], where, 'reasoning part'),
-  );
+  state.losses.push(...objectLosses(part, FORMAT, PART_FIELDS.reasoning, where, 'reasoning part'));
   const text = typeof part.text === 'string' ? part.text : '';
   if (typeof part.redacted === 'string') {
     state.losses.push({ ...where, what: 'redacted reasoning' });
@@ -757,16 +731,11 @@ function writeReasoning(
   return withRest(out, pd);
 }
 
-function writePart(
-  part: Part,
-  where: { messageIndex: number; partIndex: number },
-  state: WriteState,
-): JsonValue | undefined {
+function writePart(part: Part, where: PartWhere, state: WriteState): JsonValue | undefined {
   const pd = providerDataOf(part, FORMAT);
   switch (part.type) {
     case 'text':
-      state.losses.push(...providerDataLosses(part, FORMAT, where));
-      state.losses.push(...fieldLosses(part, ['type', 'text'], where, 'text part'));
+      state.losses.push(...objectLosses(part, FORMAT, PART_FIELDS.text, where, 'text part'));
       return withRest({ text: typeof part.text === 'string' ? part.text : '' }, pd);
     case 'reasoning':
       return writeReasoning(part, where, state);
@@ -859,18 +828,15 @@ function writeGemini(
   const state: WriteState = {
     losses: [],
     syntheticIds: new Set(),
-    callNames: new Map(),
+    callNames: callNames(conversation.messages),
     foreign: context === undefined && !hasGeminiTrace(conversation),
   };
-  state.losses.push(...providerDataLosses(conversation, FORMAT, {}));
-  state.losses.push(...fieldLosses(conversation, ['version', 'messages'], {}, 'conversation'));
+  state.losses.push(...conversationLosses(conversation, FORMAT));
   const messages = conversation.messages;
   for (const m of messages) {
     for (const p of m.parts) {
       if (p.type !== 'tool-call' || typeof p.id !== 'string') continue;
       if (providerDataOf(p, FORMAT)?.$syntheticId === true) state.syntheticIds.add(p.id);
-      if (typeof p.name === 'string' && !state.callNames.has(p.id))
-        state.callNames.set(p.id, p.name);
     }
   }
 
@@ -884,8 +850,7 @@ function writeGemini(
 
   messages.forEach((m, i) => {
     const pd = providerDataOf(m, FORMAT);
-    state.losses.push(...providerDataLosses(m, FORMAT, { messageIndex: i }));
-    state.losses.push(...fieldLosses(m, ['role', 'parts'], { messageIndex: i }, 'message'));
+    state.losses.push(...messageLosses(m, i, FORMAT));
     if (!['system', 'user', 'assistant', 'tool'].includes(m.role)) {
       state.losses.push({ messageIndex: i, what: `role "${m.role}" (written as user)` });
     }

@@ -4,9 +4,9 @@
  */
 import { SourceError } from '../model/errors.js';
 import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
-import { escapePointerToken } from '../model/pointer.js';
 import { isObject, shapeProblem, type Message } from '../model/types.js';
 import type { Conversation, ConversationFormat, Locator } from './format.js';
+import { joinPointer } from './shared.js';
 
 interface NativeContext {
   /** The value read was a bare array. */
@@ -36,8 +36,7 @@ function locatorAt(base: string): Locator {
     if (messageIndex === undefined) return base;
     let p = `${base}/${messageIndex}`;
     if (partIndex !== undefined) p += `/parts/${partIndex}`;
-    for (const t of path) p += '/' + escapePointerToken(t);
-    return p;
+    return joinPointer(p, ...path);
   };
 }
 
@@ -78,7 +77,7 @@ export const nativeFormat: ConversationFormat = {
     const ctx = context as NativeContext | undefined;
     if (ctx?.bare === true) return { value: conversation.messages, losses: [] };
     // Read as v1: written back exactly as it was, envelope fields and all.
-    if (ctx !== undefined || Object.prototype.hasOwnProperty.call(conversation, 'version')) {
+    if (ctx !== undefined || Object.hasOwn(conversation, 'version')) {
       return { value: conversation, losses: [] };
     }
     // A conversation from another format gets the envelope, version first.
@@ -93,6 +92,6 @@ export function withMessages(conversation: Conversation, messages: Message[]): C
   const out = {} as Conversation;
   for (const key of Object.keys(conversation))
     setOwn(out, key, key === 'messages' ? messages : conversation[key]!);
-  if (!Object.prototype.hasOwnProperty.call(out, 'messages')) out.messages = messages;
+  if (!Object.hasOwn(out, 'messages')) out.messages = messages;
   return out;
 }

@@ -5,26 +5,42 @@
  * docs/formats/openai-chat.md lists the mapping.
  */
 import { parseJson, setOwn, type JsonObject, type JsonValue } from '../model/json.js';
-import { escapePointerToken } from '../model/pointer.js';
 import { PART_TYPES, type Message, type Part } from '../model/types.js';
 import {
   providerDataOf,
   type Conversation,
   type ConversationFormat,
-  type Locator,
   type Loss,
   type WriteResult,
 } from './format.js';
 import {
+  assertMessage,
+  conversationLosses,
   fieldLosses,
   isPlainObject,
+  isPlainTextPart,
+  isRawPart,
+  joinPointer,
   keepProviderData,
   makeConversation,
-  notFormat,
+  makeSourceLocator,
+  mergeFields,
+  messageList,
+  objectLosses,
   objectToArguments,
+  PART_FIELDS,
   providerDataLosses,
+  rawPart,
+  readEach,
+  readTextItem,
+  requestBody,
   restOf,
   restoreFields,
+  splitDataUrl,
+  toDataUrl,
+  type MessageSourceLoc,
+  type PartWhere,
+  type SourceLoc,
 } from './shared.js';
 
 const FORMAT = 'openai-chat';
@@ -88,30 +104,6 @@ interface ChatContext {
   bare: boolean;
 }
 
-/** Where one v1 part (or tool-result content part) came from, and where its fields are. */
-interface Loc {
-  ptr: string;
-  fields?: Record<string, string>;
-  children?: Loc[];
-}
-
-interface MessageLoc {
-  ptr: string;
-  parts: Loc[];
-}
-
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
-
-const join = (base: string, ...tokens: (string | number)[]): string =>
-  base + tokens.map((t) => '/' + escapePointerToken(t)).join('');
-
-/** A `data:<mediaType>;base64,<data>` URL split in two, or undefined for any other URL. */
-function splitDataUrl(url: string): { mediaType: string; data: string } | undefined {
-  const m = /^data:([^;,]+);base64,/.exec(url);
-  if (m === null) return undefined;
-  return { mediaType: m[1]!, data: url.slice(m[0].length) };
-}
-
 /** The media type of an `input_audio` format. */
 function audioMediaType(format: string): string {
   return format === 'mp3' ? 'audio/mpeg' : `audio/${format}`;
@@ -125,34 +117,11 @@ function audioFormat(mediaType: string): string {
   return mediaType.replace(/^audio\//, '');
 }
 
-/** Keeps `data` as the part's `providerData` entry (when non-empty) and returns the part. */
-function withData(part: Part, data: JsonObject | undefined): Part {
-  keepProviderData(part, FORMAT, data);
-  return part;
-}
-
-/** Merges `extra` into `data` (both optional), in order. */
-function merged(data: JsonObject | undefined, extra: JsonObject | undefined): JsonObject {
-  const out: JsonObject = {};
-  for (const src of [data, extra]) {
-    if (src === undefined) continue;
-    for (const k of Object.keys(src)) setOwn(out, k, src[k]!);
-  }
-  return out;
-}
-
-/** A source node v1 cannot hold as a part: carried whole in providerData under a non-v1 type; `$in` names the call list it came from. */
-function rawPart(node: JsonValue, label: string, from?: string): Part {
-  const data: JsonObject = { part: node };
-  if (from !== undefined) setOwn(data, '$in', from);
-  return withData({ type: `${FORMAT}:${label}` }, data);
-}
-
 // ---------------------------------------------------------------- detect
 
 /** True when `p` is a Chat Completions content part. */
 function isChatPart(p: JsonValue): boolean {
-  if (!isPlainObject(p) || hasOwn(p, 'providerOptions')) return false;
+  if (!isPlainObject(p) || Object.hasOwn(p, 'providerOptions')) return false;
   switch (p.type) {
     case 'text':
       return typeof p.text === 'string';
@@ -173,7 +142,8 @@ function isChatPart(p: JsonValue): boolean {
 function isChatMessage(m: JsonValue): boolean {
   if (!isPlainObject(m) || typeof m.role !== 'string' || !CHAT_ROLES.has(m.role)) return false;
   // v1 and Gemini have `parts`, Responses items a `type`, the AI SDK `providerOptions`.
-  if (hasOwn(m, 'parts') || hasOwn(m, 'type') || hasOwn(m, 'providerOptions')) return false;
+  if (Object.hasOwn(m, 'parts') || Object.hasOwn(m, 'type') || Object.hasOwn(m, 'providerOptions'))
+    return false;
   const c = m.content;
   // Only an assistant message may go without content (its tool calls say it all).
   if (c === undefined && m.role !== 'assistant') return false;
@@ -194,7 +164,8 @@ function isChatMessage(m: JsonValue): boolean {
 /** True when a message uses something only Chat Completions has (a role, calls, null content, a part type). */
 function hasChatFeature(m: JsonObject): boolean {
   if (m.role !== 'user' && m.role !== 'assistant') return true;
-  if (hasOwn(m, 'tool_calls') || hasOwn(m, 'function_call') || m.content === null) return true;
+  if (Object.hasOwn(m, 'tool_calls') || Object.hasOwn(m, 'function_call') || m.content === null)
+    return true;
   return Array.isArray(m.content) && m.content.some((p) => isPlainObject(p) && p.type !== 'text');
 }
 
@@ -203,7 +174,7 @@ function detectChat(value: JsonValue): boolean {
   let messages: JsonValue | undefined;
   if (Array.isArray(value)) messages = value;
   else if (isPlainObject(value)) {
-    if (FOREIGN_BODY_KEYS.some((k) => hasOwn(value, k))) return false;
+    if (FOREIGN_BODY_KEYS.some((k) => Object.hasOwn(value, k))) return false;
     // Chat tools are {type: "function", function} or {type: "custom", custom}; Anthropic's and others' are not.
     const tools = value.tools;
     if (
@@ -219,9 +190,9 @@ function detectChat(value: JsonValue): boolean {
     return false;
   }
   // Anthropic requires max_tokens; a text-only body with it and nothing OpenAI-only is read as Anthropic.
-  if (isPlainObject(value) && hasOwn(value, 'max_tokens')) {
+  if (isPlainObject(value) && Object.hasOwn(value, 'max_tokens')) {
     return (
-      CHAT_BODY_KEYS.some((k) => hasOwn(value, k)) ||
+      CHAT_BODY_KEYS.some((k) => Object.hasOwn(value, k)) ||
       (Array.isArray(value.tools) && value.tools.length > 0) ||
       messages.some((m) => hasChatFeature(m as JsonObject))
     );
@@ -230,16 +201,6 @@ function detectChat(value: JsonValue): boolean {
 }
 
 // ---------------------------------------------------------------- read
-
-/** A plain `{type: "text", text}` part: what a string content would be written as. */
-function isPlainTextPart(v: JsonValue | undefined): boolean {
-  return (
-    isPlainObject(v) &&
-    v.type === 'text' &&
-    typeof v.text === 'string' &&
-    Object.keys(v).length === 2
-  );
-}
 
 /** The content shape a write produces when no hint says otherwise (see {@link contentValue}). */
 function defaultKind(items: JsonValue[], role: string, hasCalls: boolean): string {
@@ -271,19 +232,18 @@ function contentHint(
 }
 
 /** Reads one content part. */
-function readContentPart(item: JsonValue, ptr: string): { part: Part; loc: Loc } {
+function readContentPart(item: JsonValue, ptr: string): { part: Part; loc: SourceLoc } {
   if (!isPlainObject(item) || typeof item.type !== 'string') {
-    return { part: rawPart(item, 'invalid'), loc: { ptr } };
+    return { part: rawPart(FORMAT, item, 'invalid'), loc: { ptr } };
   }
   const type = item.type;
   if (type === 'text' && typeof item.text === 'string') {
-    const part = withData({ type: 'text', text: item.text }, restOf(item, ['type', 'text']));
-    return { part, loc: { ptr, fields: { text: join(ptr, 'text') } } };
+    return readTextItem(item, ptr, FORMAT);
   }
   if (type === 'refusal' && typeof item.refusal === 'string') {
-    const data = merged({ $type: 'refusal' }, restOf(item, ['type', 'refusal']));
-    const part = withData({ type: 'text', text: item.refusal }, data);
-    return { part, loc: { ptr, fields: { text: join(ptr, 'refusal') } } };
+    const data = mergeFields({ $type: 'refusal' }, restOf(item, ['type', 'refusal']));
+    const part = keepProviderData({ type: 'text', text: item.refusal }, FORMAT, data);
+    return { part, loc: { ptr, fields: { text: joinPointer(ptr, 'refusal') } } };
   }
   if (type === 'image_url' && isPlainObject(item.image_url)) {
     const img = item.image_url;
@@ -292,11 +252,11 @@ function readContentPart(item: JsonValue, ptr: string): { part: Part; loc: Loc }
       const part: Part = split
         ? { type: 'image', data: split.data, mediaType: split.mediaType }
         : { type: 'image', url: img.url };
-      const data = merged(restOf(item, ['type', 'image_url']), undefined);
+      const data = mergeFields(restOf(item, ['type', 'image_url']), undefined);
       const imgRest = restOf(img, ['url']);
       if (imgRest !== undefined) setOwn(data, 'image_url', imgRest);
-      withData(part, data);
-      const url = join(ptr, 'image_url', 'url');
+      keepProviderData(part, FORMAT, data);
+      const url = joinPointer(ptr, 'image_url', 'url');
       return { part, loc: { ptr, fields: { url, data: url, mediaType: url } } };
     }
   }
@@ -304,14 +264,18 @@ function readContentPart(item: JsonValue, ptr: string): { part: Part; loc: Loc }
     const audio = item.input_audio;
     if (typeof audio.data === 'string' && typeof audio.format === 'string') {
       const mediaType = audioMediaType(audio.format);
-      const data = merged(restOf(item, ['type', 'input_audio']), undefined);
+      const data = mergeFields(restOf(item, ['type', 'input_audio']), undefined);
       if (audioFormat(mediaType) !== audio.format) setOwn(data, '$format', audio.format);
       const audioRest = restOf(audio, ['data', 'format']);
       if (audioRest !== undefined) setOwn(data, 'input_audio', audioRest);
-      const part = withData({ type: 'document', data: audio.data, mediaType }, data);
+      const part = keepProviderData(
+        { type: 'document', data: audio.data, mediaType },
+        FORMAT,
+        data,
+      );
       const fields = {
-        data: join(ptr, 'input_audio', 'data'),
-        mediaType: join(ptr, 'input_audio', 'format'),
+        data: joinPointer(ptr, 'input_audio', 'data'),
+        mediaType: joinPointer(ptr, 'input_audio', 'format'),
       };
       return { part, loc: { ptr, fields } };
     }
@@ -321,7 +285,7 @@ function readContentPart(item: JsonValue, ptr: string): { part: Part; loc: Loc }
     const nameOk = file.filename === undefined || typeof file.filename === 'string';
     if (typeof file.file_data === 'string' && nameOk) {
       const split = splitDataUrl(file.file_data);
-      const data = merged(restOf(item, ['type', 'file']), undefined);
+      const data = mergeFields(restOf(item, ['type', 'file']), undefined);
       let part: Part;
       if (split) {
         part = { type: 'document', data: split.data, mediaType: split.mediaType };
@@ -335,31 +299,31 @@ function readContentPart(item: JsonValue, ptr: string): { part: Part; loc: Loc }
       if (typeof file.filename === 'string') part.name = file.filename;
       const fileRest = restOf(file, ['file_data', 'filename']);
       if (fileRest !== undefined) setOwn(data, 'file', fileRest);
-      withData(part, data);
-      const fileData = join(ptr, 'file', 'file_data');
+      keepProviderData(part, FORMAT, data);
+      const fileData = joinPointer(ptr, 'file', 'file_data');
       const fields: Record<string, string> = { data: fileData, mediaType: fileData };
-      if (typeof file.filename === 'string') fields.name = join(ptr, 'file', 'filename');
+      if (typeof file.filename === 'string') fields.name = joinPointer(ptr, 'file', 'filename');
       return { part, loc: { ptr, fields } };
     }
   }
   // Anything else (file_id files, other servers' part types) is kept whole.
-  return { part: rawPart(item, type), loc: { ptr } };
+  return { part: rawPart(FORMAT, item, type), loc: { ptr } };
 }
 
 /** Reads a `content` value into parts (string → one text part, array → one part each). */
 function readContent(
   content: JsonValue | undefined,
   msgPtr: string,
-): { parts: Part[]; locs: Loc[] } {
-  const ptr = join(msgPtr, 'content');
+): { parts: Part[]; locs: SourceLoc[] } {
+  const ptr = joinPointer(msgPtr, 'content');
   if (typeof content === 'string') {
     return { parts: [{ type: 'text', text: content }], locs: [{ ptr, fields: { text: ptr } }] };
   }
   const parts: Part[] = [];
-  const locs: Loc[] = [];
+  const locs: SourceLoc[] = [];
   if (Array.isArray(content)) {
     content.forEach((item, k) => {
-      const r = readContentPart(item, join(ptr, k));
+      const r = readContentPart(item, joinPointer(ptr, k));
       parts.push(r.part);
       locs.push(r.loc);
     });
@@ -368,14 +332,15 @@ function readContent(
 }
 
 /** Reads one `tool_calls` entry (or a legacy `function_call` when `legacy`). */
-function readToolCall(tc: JsonValue, ptr: string, legacy: boolean): { part: Part; loc: Loc } {
+function readToolCall(tc: JsonValue, ptr: string, legacy: boolean): { part: Part; loc: SourceLoc } {
   const kind = !legacy && isPlainObject(tc) && tc.type === 'custom' ? 'custom' : 'function';
   const body = legacy ? tc : isPlainObject(tc) ? tc[kind] : undefined;
   if (!isPlainObject(tc) || !isPlainObject(body)) {
+    // `$in` names the call list it came from.
     const from = legacy ? 'function_call' : 'tool_calls';
-    return { part: rawPart(tc, from, from), loc: { ptr } };
+    return { part: rawPart(FORMAT, tc, from, { $in: from }), loc: { ptr } };
   }
-  const bodyPtr = legacy ? ptr : join(ptr, kind);
+  const bodyPtr = legacy ? ptr : joinPointer(ptr, kind);
   const part: Part = { type: 'tool-call' };
   const data: JsonObject = {};
   const fields: Record<string, string> = {};
@@ -385,7 +350,7 @@ function readToolCall(tc: JsonValue, ptr: string, legacy: boolean): { part: Part
     if (typeof tc.id === 'string') {
       part.id = tc.id;
       mapped.push('id');
-      fields.id = join(ptr, 'id');
+      fields.id = joinPointer(ptr, 'id');
     }
     if (tc.type === 'function' || tc.type === 'custom') mapped.push('type');
     else if (tc.type === undefined) setOwn(data, '$noType', true);
@@ -397,7 +362,7 @@ function readToolCall(tc: JsonValue, ptr: string, legacy: boolean): { part: Part
   if (typeof body.name === 'string') {
     part.name = body.name;
     bodyMapped.push('name');
-    fields.name = join(bodyPtr, 'name');
+    fields.name = joinPointer(bodyPtr, 'name');
   }
   const argKey = kind === 'custom' ? 'input' : 'arguments';
   const args = body[argKey];
@@ -411,7 +376,7 @@ function readToolCall(tc: JsonValue, ptr: string, legacy: boolean): { part: Part
     part.arguments = objectToArguments(args);
     setOwn(data, '$arguments', 'json');
   }
-  if (args !== undefined) fields.arguments = join(bodyPtr, argKey);
+  if (args !== undefined) fields.arguments = joinPointer(bodyPtr, argKey);
   if (legacy) {
     for (const [k, v] of Object.entries(restOf(body, bodyMapped) ?? {})) setOwn(data, k, v);
   } else {
@@ -419,11 +384,11 @@ function readToolCall(tc: JsonValue, ptr: string, legacy: boolean): { part: Part
     if (bodyRest !== undefined) setOwn(data, kind, bodyRest);
     for (const [k, v] of Object.entries(restOf(tc, mapped) ?? {})) setOwn(data, k, v);
   }
-  return { part: withData(part, data), loc: { ptr, fields } };
+  return { part: keepProviderData(part, FORMAT, data), loc: { ptr, fields } };
 }
 
 /** Reads a `tool` (or legacy `function`) message into a v1 tool message with one result. */
-function readToolMessage(m: JsonObject, ptr: string): { message: Message; loc: MessageLoc } {
+function readToolMessage(m: JsonObject, ptr: string): { message: Message; loc: MessageSourceLoc } {
   const mapped = ['role', 'content'];
   const result: Part = { type: 'tool-result' };
   const partData: JsonObject = {};
@@ -431,27 +396,27 @@ function readToolMessage(m: JsonObject, ptr: string): { message: Message; loc: M
   if (typeof m.tool_call_id === 'string') {
     result.callId = m.tool_call_id;
     mapped.push('tool_call_id');
-    fields.callId = join(ptr, 'tool_call_id');
+    fields.callId = joinPointer(ptr, 'tool_call_id');
   }
   if (typeof m.name === 'string') {
     // The legacy `name` is the function's name: it belongs on the result.
     result.name = m.name;
     mapped.push('name');
     setOwn(partData, '$name', true);
-    fields.name = join(ptr, 'name');
+    fields.name = joinPointer(ptr, 'name');
   }
   const content = m.content;
   if (kindOf(content) === 'other') mapped.splice(mapped.indexOf('content'), 1);
   const { parts, locs } = readContent(content, ptr);
   result.content = parts;
-  if (content !== undefined) fields.content = join(ptr, 'content');
+  if (content !== undefined) fields.content = joinPointer(ptr, 'content');
   const hint = contentHint(content, 'tool', false);
   if (hint !== undefined) setOwn(partData, '$content', hint);
-  withData(result, partData);
+  keepProviderData(result, FORMAT, partData);
   const message: Message = { role: 'tool', parts: [result] };
   const data: JsonObject = {};
   if (m.role === 'function') setOwn(data, '$role', 'function');
-  keepProviderData(message, FORMAT, merged(data, restOf(m, mapped)));
+  keepProviderData(message, FORMAT, mergeFields(data, restOf(m, mapped)));
   return { message, loc: { ptr, parts: [{ ptr, fields, children: locs }] } };
 }
 
@@ -460,25 +425,26 @@ function readMessage(
   m: JsonValue,
   ptr: string,
   index: number,
-): { message: Message; loc: MessageLoc } {
-  if (!isPlainObject(m)) notFormat(FORMAT, `message ${index} is not an object`);
-  if (typeof m.role !== 'string') notFormat(FORMAT, `message ${index} has no string "role"`);
+): { message: Message; loc: MessageSourceLoc } {
+  assertMessage(m, index, FORMAT);
   if (m.role === 'tool' || m.role === 'function') return readToolMessage(m, ptr);
 
   const role = m.role;
   const mapped = ['role'];
   const data: JsonObject = {};
   const parts: Part[] = [];
-  const locs: Loc[] = [];
+  const locs: SourceLoc[] = [];
   const assistant = role === 'assistant';
 
   if (assistant && typeof m.reasoning_content === 'string') {
     // DeepSeek/Kimi-style reasoning replay: a v1 reasoning part, written back to the same field.
     mapped.push('reasoning_content');
     parts.push(
-      withData({ type: 'reasoning', text: m.reasoning_content }, { $field: 'reasoning_content' }),
+      keepProviderData({ type: 'reasoning', text: m.reasoning_content }, FORMAT, {
+        $field: 'reasoning_content',
+      }),
     );
-    const p = join(ptr, 'reasoning_content');
+    const p = joinPointer(ptr, 'reasoning_content');
     locs.push({ ptr: p, fields: { text: p } });
   }
 
@@ -493,7 +459,7 @@ function readMessage(
     mapped.push('tool_calls');
     if (m.tool_calls.length === 0) setOwn(data, '$emptyToolCalls', true);
     m.tool_calls.forEach((tc, k) => {
-      const r = readToolCall(tc, join(ptr, 'tool_calls', k), false);
+      const r = readToolCall(tc, joinPointer(ptr, 'tool_calls', k), false);
       parts.push(r.part);
       locs.push(r.loc);
       hasCalls = true;
@@ -501,7 +467,7 @@ function readMessage(
   }
   if (assistant && isPlainObject(m.function_call)) {
     mapped.push('function_call');
-    const r = readToolCall(m.function_call, join(ptr, 'function_call'), true);
+    const r = readToolCall(m.function_call, joinPointer(ptr, 'function_call'), true);
     parts.push(r.part);
     locs.push(r.loc);
     hasCalls = true;
@@ -515,33 +481,8 @@ function readMessage(
     message.name = m.name;
     mapped.push('name');
   }
-  keepProviderData(message, FORMAT, merged(data, restOf(m, mapped)));
+  keepProviderData(message, FORMAT, mergeFields(data, restOf(m, mapped)));
   return { message, loc: { ptr, parts: locs } };
-}
-
-/** The locator of a read: v1 indices → pointers into the value read. */
-function makeLocator(base: string, locs: MessageLoc[]): Locator {
-  return (messageIndex, partIndex, path = []) => {
-    if (messageIndex === undefined) return base;
-    const m = locs[messageIndex];
-    if (m === undefined) return base;
-    if (partIndex === undefined) return m.ptr;
-    const found = m.parts[partIndex];
-    if (found === undefined) return m.ptr;
-    let loc: Loc = found;
-    let k = 0;
-    while (k < path.length) {
-      const key = String(path[k]);
-      const child: Loc | undefined = loc.children?.[Number(path[k + 1])];
-      if (key === 'content' && k + 1 < path.length && child !== undefined) {
-        loc = child;
-        k += 2;
-        continue;
-      }
-      return loc.fields?.[key] ?? loc.ptr;
-    }
-    return loc.ptr;
-  };
 }
 
 // ---------------------------------------------------------------- write
@@ -550,15 +491,6 @@ interface WriteState {
   /** The conversation came from another format: drop what Chat does not accept, and say so. */
   strict: boolean;
   losses: Loss[];
-}
-
-/** Copies the non-hint fields of `data` other than `skip` onto `target`. */
-function restoreExcept(target: JsonObject, data: JsonObject | undefined, skip: string[]): void {
-  if (data === undefined) return;
-  for (const key of Object.keys(data)) {
-    if (key.startsWith('$') || skip.includes(key)) continue;
-    setOwn(target, key, data[key]!);
-  }
 }
 
 /** Which v1 content part types a role's `content` takes (Chat Completions rules). */
@@ -571,7 +503,7 @@ function allowedIn(role: string, type: string): boolean {
 function writeContentPart(
   part: Part,
   role: string,
-  where: { messageIndex: number; partIndex: number },
+  where: PartWhere,
   state: WriteState,
 ): JsonValue | undefined {
   const data = providerDataOf(part, FORMAT);
@@ -579,9 +511,7 @@ function writeContentPart(
     state.losses.push({ ...where, what });
     return undefined;
   };
-  if (part.type.startsWith(`${FORMAT}:`) && data !== undefined && hasOwn(data, 'part')) {
-    return data.part!;
-  }
+  if (isRawPart(part, FORMAT)) return data!.part!;
   if (!(PART_TYPES as readonly string[]).includes(part.type)) {
     return lose(`unknown part type "${part.type}"`);
   }
@@ -593,7 +523,7 @@ function writeContentPart(
   state.losses.push(...providerDataLosses(part, FORMAT, where));
   switch (part.type) {
     case 'text': {
-      state.losses.push(...fieldLosses(part, ['type', 'text'], where, 'text part'));
+      state.losses.push(...fieldLosses(part, PART_FIELDS.text, where, 'text part'));
       const refusal = data?.$type === 'refusal';
       const out: JsonObject = refusal
         ? { type: 'refusal', refusal: part.text! }
@@ -602,24 +532,19 @@ function writeContentPart(
       return out;
     }
     case 'image': {
-      state.losses.push(
-        ...fieldLosses(part, ['type', 'url', 'data', 'mediaType'], where, 'image part'),
-      );
+      state.losses.push(...fieldLosses(part, PART_FIELDS.image, where, 'image part'));
       let url: string;
       if (typeof part.url === 'string') url = part.url;
-      else if (typeof part.data === 'string')
-        url = `data:${String(part.mediaType)};base64,${part.data}`;
+      else if (typeof part.data === 'string') url = toDataUrl(String(part.mediaType), part.data);
       else return lose('image part without url or data');
       const image: JsonObject = { url };
       restoreFields(image, isPlainObject(data?.image_url) ? data.image_url : undefined);
       const out: JsonObject = { type: 'image_url', image_url: image };
-      restoreExcept(out, data, ['image_url']);
+      restoreFields(out, data, ['image_url']);
       return out;
     }
     case 'document': {
-      state.losses.push(
-        ...fieldLosses(part, ['type', 'url', 'data', 'mediaType', 'name'], where, 'document part'),
-      );
+      state.losses.push(...fieldLosses(part, PART_FIELDS.document, where, 'document part'));
       const mediaType = String(part.mediaType);
       if (typeof part.data !== 'string') return lose('document given by url');
       const kind =
@@ -633,15 +558,15 @@ function writeContentPart(
         const audio: JsonObject = { data: part.data, format };
         restoreFields(audio, isPlainObject(data?.input_audio) ? data.input_audio : undefined);
         const out: JsonObject = { type: 'input_audio', input_audio: audio };
-        restoreExcept(out, data, ['input_audio']);
+        restoreFields(out, data, ['input_audio']);
         return out;
       }
-      const fileData = data?.$base64 === true ? part.data : `data:${mediaType};base64,${part.data}`;
+      const fileData = data?.$base64 === true ? part.data : toDataUrl(mediaType, part.data);
       const file: JsonObject = { file_data: fileData };
       if (typeof part.name === 'string') file.filename = part.name;
       restoreFields(file, isPlainObject(data?.file) ? data.file : undefined);
       const out: JsonObject = { type: 'file', file };
-      restoreExcept(out, data, ['file']);
+      restoreFields(out, data, ['file']);
       return out;
     }
     default:
@@ -710,7 +635,7 @@ function writeToolCall(part: Part, legacy: boolean): JsonObject {
   if (typeof part.id === 'string') out.id = part.id;
   if (data?.$noType !== true) out.type = kind;
   setOwn(out, kind, body);
-  restoreExcept(out, data, [kind]);
+  restoreFields(out, data, [kind]);
   return out;
 }
 
@@ -727,14 +652,8 @@ function writeToolMessage(m: Message, i: number, state: WriteState, out: JsonVal
     }
     const where = { messageIndex: i, partIndex: j };
     const pdata = providerDataOf(part, FORMAT);
-    state.losses.push(...providerDataLosses(part, FORMAT, where));
     state.losses.push(
-      ...fieldLosses(
-        part,
-        ['type', 'callId', 'name', 'content', 'failed'],
-        where,
-        'tool-result part',
-      ),
+      ...objectLosses(part, FORMAT, PART_FIELDS['tool-result'], where, 'tool-result part'),
     );
     if (part.failed === true) state.losses.push({ ...where, what: 'failed flag of a tool result' });
     const msg: JsonObject = { role: legacy ? 'function' : 'tool' };
@@ -768,9 +687,8 @@ function writeToolMessage(m: Message, i: number, state: WriteState, out: JsonVal
 
 /** Writes one v1 message (a tool message may give several). */
 function writeMessage(m: Message, i: number, state: WriteState, out: JsonValue[]): void {
-  state.losses.push(...providerDataLosses(m, FORMAT, { messageIndex: i }));
   const carried = m.role === 'tool' ? ['role', 'parts'] : ['role', 'parts', 'name'];
-  state.losses.push(...fieldLosses(m, carried, { messageIndex: i }, 'message'));
+  state.losses.push(...objectLosses(m, FORMAT, carried, { messageIndex: i }, 'message'));
   if (m.role === 'tool') {
     writeToolMessage(m, i, state, out);
     return;
@@ -796,9 +714,8 @@ function writeMessage(m: Message, i: number, state: WriteState, out: JsonValue[]
       } else lose('reasoning part');
     } else if (part.type === 'tool-call') {
       if (!assistant) return lose(`tool-call part in a ${role} message`);
-      state.losses.push(...providerDataLosses(part, FORMAT, where));
       state.losses.push(
-        ...fieldLosses(part, ['type', 'id', 'name', 'arguments'], where, 'tool-call part'),
+        ...objectLosses(part, FORMAT, PART_FIELDS['tool-call'], where, 'tool-call part'),
       );
       if (pdata?.$legacy === true && functionCall === undefined) {
         functionCall = writeToolCall(part, true);
@@ -832,18 +749,12 @@ function writeMessage(m: Message, i: number, state: WriteState, out: JsonValue[]
 function writeChat(conversation: Conversation, context: unknown): WriteResult {
   const ctx = context as ChatContext | undefined;
   const state: WriteState = { strict: ctx === undefined, losses: [] };
-  state.losses.push(...providerDataLosses(conversation, FORMAT, {}));
-  state.losses.push(...fieldLosses(conversation, ['version', 'messages'], {}, 'conversation'));
+  state.losses.push(...conversationLosses(conversation, FORMAT));
   const messages: JsonValue[] = [];
   conversation.messages.forEach((m, i) => writeMessage(m, i, state, messages));
   if (ctx?.bare === true) return { value: messages, losses: state.losses };
   const data = providerDataOf(conversation, FORMAT);
-  const body: JsonObject = {};
-  // The model first, as requests are usually written.
-  if (data !== undefined && hasOwn(data, 'model')) body.model = data.model!;
-  body.messages = messages;
-  restoreFields(body, data);
-  return { value: body, losses: state.losses };
+  return { value: requestBody(data, { messages }), losses: state.losses };
 }
 
 /** OpenAI Chat Completions messages, bare or inside a request body. */
@@ -854,30 +765,14 @@ export const openaiChatFormat: ConversationFormat = {
   readOnly: false,
   detect: detectChat,
   read(value) {
-    let list: JsonValue[];
-    let base: string;
-    let rest: JsonObject | undefined;
-    if (Array.isArray(value)) {
-      list = value;
-      base = '';
-    } else if (isPlainObject(value) && Array.isArray(value.messages)) {
-      list = value.messages;
-      base = '/messages';
-      rest = restOf(value, ['messages']);
-    } else {
-      notFormat(FORMAT, 'no "messages" array');
-    }
+    const { list, base, rest } = messageList(value, FORMAT, 'no "messages" array');
     const messages: Message[] = [];
-    const locs: MessageLoc[] = [];
-    list.forEach((m, i) => {
-      const r = readMessage(m, join(base, i), i);
-      messages.push(r.message);
-      locs.push(r.loc);
-    });
+    const locs: MessageSourceLoc[] = [];
+    readEach(list, base, readMessage, messages, locs);
     return {
       conversation: makeConversation(messages, FORMAT, rest),
       context: { bare: Array.isArray(value) } satisfies ChatContext,
-      locate: makeLocator(base, locs),
+      locate: makeSourceLocator(base, locs),
     };
   },
   write: writeChat,

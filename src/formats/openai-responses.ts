@@ -14,7 +14,6 @@
  * written back exactly and operations pass them through.
  */
 import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
-import { escapePointerToken } from '../model/pointer.js';
 import type { Message, Part } from '../model/types.js';
 import {
   providerDataOf,
@@ -25,14 +24,21 @@ import {
   type WriteResult,
 } from './format.js';
 import {
+  conversationLosses,
   fieldLosses,
   isPlainObject,
+  joinPointer,
   keepProviderData,
   makeConversation,
+  messageLosses,
   notFormat,
+  objectLosses,
   objectToArguments,
+  PART_FIELDS,
   providerDataLosses,
   restOf,
+  toDataUrl,
+  type PartWhere,
 } from './shared.js';
 
 const FORMAT = 'openai-responses';
@@ -134,7 +140,7 @@ const FOREIGN_TYPES = new Set([
 
 /** True when `item` looks like a Responses input item: a snake_case `type`, or a message. */
 function isItemLike(item: JsonValue, bare: boolean): boolean {
-  if (!isPlainObject(item) || Object.prototype.hasOwnProperty.call(item, 'parts')) return false;
+  if (!isPlainObject(item) || Object.hasOwn(item, 'parts')) return false;
   const type = item.type;
   if (type === undefined || type === 'message') return isMessageLike(item);
   if (typeof type !== 'string' || !/^[a-z][a-z0-9_]*$/.test(type)) return false;
@@ -328,6 +334,27 @@ function readContentPart(
   return opaquePart(el, ptr);
 }
 
+/** The parts of a message item's `content` (a string is one text part) and their locations. */
+function readMessageContent(
+  content: string | JsonValue[],
+  ptr: string,
+  assistant: boolean,
+): { parts: Part[]; locs: PartLoc[] } {
+  const parts: Part[] = [];
+  const locs: PartLoc[] = [];
+  if (typeof content === 'string') {
+    parts.push({ type: 'text', text: content });
+    locs.push({ ptr: `${ptr}/content`, fields: { text: `${ptr}/content` } });
+  } else {
+    content.forEach((el, c) => {
+      const r = readContentPart(el, `${ptr}/content/${c}`, assistant);
+      parts.push(r.part);
+      locs.push(r.loc);
+    });
+  }
+  return { parts, locs };
+}
+
 /** True when `v` is an array of objects with a string `text` each. */
 function isTextList(v: JsonValue | undefined): v is JsonObject[] {
   return Array.isArray(v) && v.every((e) => isPlainObject(e) && typeof e.text === 'string');
@@ -404,18 +431,7 @@ function readItems(items: JsonValue[], base: string, serverSide: boolean, state:
         addToRun('assistant', ptr, parts, locs);
         return;
       }
-      const parts: Part[] = [];
-      const locs: PartLoc[] = [];
-      if (typeof content === 'string') {
-        parts.push({ type: 'text', text: content });
-        locs.push({ ptr: `${ptr}/content`, fields: { text: `${ptr}/content` } });
-      } else {
-        content.forEach((el, c) => {
-          const r = readContentPart(el, `${ptr}/content/${c}`, false);
-          parts.push(r.part);
-          locs.push(r.loc);
-        });
-      }
+      const { parts, locs } = readMessageContent(content, ptr, false);
       const message: Message = { role: MESSAGE_ROLES.get(role)!, parts };
       const hints: JsonObject = { $content: typeof content === 'string' ? 'string' : 'array' };
       if (role === 'developer') hints.$role = 'developer';
@@ -531,18 +547,7 @@ function readAssistantMessage(
     $content: typeof content === 'string' ? 'string' : 'array',
     ...restOf(item, ['role', 'content']),
   };
-  const parts: Part[] = [];
-  const locs: PartLoc[] = [];
-  if (typeof content === 'string') {
-    parts.push({ type: 'text', text: content });
-    locs.push({ ptr: `${ptr}/content`, fields: { text: `${ptr}/content` } });
-  } else {
-    content.forEach((el, c) => {
-      const r = readContentPart(el, `${ptr}/content/${c}`, true);
-      parts.push(r.part);
-      locs.push(r.loc);
-    });
-  }
+  const { parts, locs } = readMessageContent(content, ptr, true);
   parts.forEach((part, k) =>
     addHints(part, k === 0 ? { $item: i, $message: message } : { $item: i }),
   );
@@ -610,20 +615,12 @@ function locateIn(loc: PartLoc, path: readonly (string | number)[]): string {
   }
   if (head === 'providerData' && tail[0] === FORMAT && loc.opaque === true) {
     // The part's providerData is the source object itself.
-    return (
-      loc.ptr +
-      tail
-        .slice(1)
-        .map((t) => '/' + escapePointerToken(t))
-        .join('')
-    );
+    return joinPointer(loc.ptr, ...tail.slice(1));
   }
   return loc.fields?.[String(head)] ?? loc.ptr;
 }
 
 // ------------------------------------------------------------------ writing
-
-type Where = { messageIndex: number; partIndex: number };
 
 /** Collects losses and items while writing. */
 class Writer {
@@ -641,7 +638,7 @@ class Writer {
     defaultType: string;
   } | null = null;
 
-  lose(where: Partial<Where>, what: string): void {
+  lose(where: Partial<PartWhere>, what: string): void {
     this.losses.push({ ...where, what });
   }
 
@@ -715,22 +712,18 @@ function withoutHints(obj: JsonObject): JsonObject {
   return out;
 }
 
-const TEXT_FIELDS = ['type', 'text'];
-const IMAGE_FIELDS = ['type', 'url', 'data', 'mediaType'];
-const DOCUMENT_FIELDS = ['type', 'url', 'data', 'mediaType', 'name'];
-
 /** A v1 text/image/document (or opaque content) part as a Responses content part, or null when it has none. */
 function writeContentPart(
   part: Part,
   assistant: boolean,
-  where: Partial<Where>,
+  where: Partial<PartWhere>,
   w: Writer,
   label: string,
 ): JsonObject | null {
   const pd = providerDataOf(part, FORMAT);
   w.losses.push(...providerDataLosses(part, FORMAT, where));
   if (part.type === 'text') {
-    w.losses.push(...fieldLosses(part, TEXT_FIELDS, where, `${label}text part`));
+    w.losses.push(...fieldLosses(part, PART_FIELDS.text, where, `${label}text part`));
     const text = (part.text as string | undefined) ?? '';
     const t = pd?.$type;
     let out: JsonObject;
@@ -750,22 +743,21 @@ function writeContentPart(
       return null;
     }
     const url = typeof part.url === 'string' ? part.url : undefined;
-    const data =
-      typeof part.data === 'string'
-        ? `data:${typeof part.mediaType === 'string' ? part.mediaType : 'application/octet-stream'};base64,${part.data}`
-        : undefined;
+    const mediaType =
+      typeof part.mediaType === 'string' ? part.mediaType : 'application/octet-stream';
+    const data = typeof part.data === 'string' ? toDataUrl(mediaType, part.data) : undefined;
     if (url === undefined && data === undefined) {
       w.lose(where, `${part.type} part without url or data`);
       return null;
     }
     let out: JsonObject;
     if (part.type === 'image') {
-      w.losses.push(...fieldLosses(part, IMAGE_FIELDS, where, `${label}image part`));
+      w.losses.push(...fieldLosses(part, PART_FIELDS.image, where, `${label}image part`));
       out = { type: 'input_image', image_url: (data ?? url)! };
       // From another format: the API's default, which the SDK's type requires spelled out.
       if (w.foreign && pd === undefined) out.detail = 'auto';
     } else {
-      w.losses.push(...fieldLosses(part, DOCUMENT_FIELDS, where, `${label}document part`));
+      w.losses.push(...fieldLosses(part, PART_FIELDS.document, where, `${label}document part`));
       out = { type: 'input_file' };
       if (data !== undefined) out.file_data = data;
       else out.file_url = url!;
@@ -780,10 +772,9 @@ function writeContentPart(
 }
 
 /** A tool-call part as a `function_call` item. */
-function writeToolCall(part: Part, where: Where, w: Writer): void {
+function writeToolCall(part: Part, where: PartWhere, w: Writer): void {
   const pd = providerDataOf(part, FORMAT);
-  w.losses.push(...providerDataLosses(part, FORMAT, where));
-  w.losses.push(...fieldLosses(part, ['type', 'id', 'name', 'arguments'], where, 'tool-call'));
+  w.losses.push(...objectLosses(part, FORMAT, PART_FIELDS['tool-call'], where, 'tool-call'));
   const item: JsonObject = { type: 'function_call' };
   if (pd?.id !== undefined) item.id = pd.id;
   if (typeof part.id === 'string') item.call_id = part.id;
@@ -796,12 +787,9 @@ function writeToolCall(part: Part, where: Where, w: Writer): void {
 }
 
 /** A tool-result part as a `function_call_output` item. */
-function writeToolResult(part: Part, where: Where, w: Writer): void {
+function writeToolResult(part: Part, where: PartWhere, w: Writer): void {
   const pd = providerDataOf(part, FORMAT);
-  w.losses.push(...providerDataLosses(part, FORMAT, where));
-  w.losses.push(
-    ...fieldLosses(part, ['type', 'callId', 'name', 'content', 'failed'], where, 'tool-result'),
-  );
+  w.losses.push(...objectLosses(part, FORMAT, PART_FIELDS['tool-result'], where, 'tool-result'));
   if (part.failed === true) w.lose(where, 'failed flag (Responses outputs have no error flag)');
   const item: JsonObject = { type: 'function_call_output' };
   if (typeof part.callId === 'string') item.call_id = part.callId;
@@ -836,7 +824,7 @@ function writeToolResult(part: Part, where: Where, w: Writer): void {
 }
 
 /** A reasoning part as a `reasoning` item; reasoning from other providers cannot be replayed. */
-function writeReasoning(part: Part, where: Where, w: Writer): void {
+function writeReasoning(part: Part, where: PartWhere, w: Writer): void {
   const pd = providerDataOf(part, FORMAT);
   w.losses.push(...providerDataLosses(part, FORMAT, where));
   if (pd === undefined) {
@@ -844,9 +832,7 @@ function writeReasoning(part: Part, where: Where, w: Writer): void {
     w.lose(where, 'reasoning part (no OpenAI reasoning item to replay)');
     return;
   }
-  w.losses.push(
-    ...fieldLosses(part, ['type', 'text', 'signature', 'redacted'], where, 'reasoning'),
-  );
+  w.losses.push(...fieldLosses(part, PART_FIELDS.reasoning, where, 'reasoning'));
   if (part.redacted !== undefined) w.lose(where, 'redacted reasoning');
   const text = typeof part.text === 'string' ? part.text : '';
   const item: JsonObject = { type: 'reasoning' };
@@ -873,8 +859,7 @@ function isContentPart(part: Part, role: string, messagePd: JsonObject | undefin
 /** Writes one v1 message as items. */
 function writeMessage(m: Message, mi: number, w: Writer): void {
   const mpd = providerDataOf(m, FORMAT);
-  w.losses.push(...providerDataLosses(m, FORMAT, { messageIndex: mi }));
-  w.losses.push(...fieldLosses(m, ['role', 'parts'], { messageIndex: mi }, 'message'));
+  w.losses.push(...messageLosses(m, mi, FORMAT));
   let itemRole: string;
   if (m.role === 'system') itemRole = mpd?.$role === 'developer' ? 'developer' : 'system';
   else if (m.role === 'tool') itemRole = 'user';
@@ -962,14 +947,12 @@ function write(conversation: Conversation, context?: unknown): WriteResult {
   const bare = ctx?.bare === true;
   const w = new Writer();
   w.foreign = ctx === undefined;
-  w.losses.push(...providerDataLosses(conversation, FORMAT, {}));
-  w.losses.push(...fieldLosses(conversation, ['version', 'messages'], {}, 'conversation'));
+  w.losses.push(...conversationLosses(conversation, FORMAT));
   const instrAt = bare ? -1 : instructionsIndex(conversation, ctx);
   let instructions: string | undefined;
   conversation.messages.forEach((m, mi) => {
     if (mi === instrAt) {
-      w.losses.push(...providerDataLosses(m, FORMAT, { messageIndex: mi }));
-      w.losses.push(...fieldLosses(m, ['role', 'parts'], { messageIndex: mi }, 'message'));
+      w.losses.push(...messageLosses(m, mi, FORMAT));
       m.parts.forEach((p, pi) => {
         w.losses.push(...providerDataLosses(p, FORMAT, { messageIndex: mi, partIndex: pi }));
       });

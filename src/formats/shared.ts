@@ -1,6 +1,7 @@
 /**
  * Helpers every format adapter uses: arguments between text and objects,
- * `providerData` bookkeeping, and loss reporting.
+ * `providerData` bookkeeping, data: URLs, pointers and locators, reading a
+ * list of messages, and loss reporting.
  */
 import { SourceError } from '../model/errors.js';
 import {
@@ -11,8 +12,9 @@ import {
   type JsonObject,
   type JsonValue,
 } from '../model/json.js';
+import { escapePointerToken } from '../model/pointer.js';
 import { isObject, type Message, type Part } from '../model/types.js';
-import type { Conversation, Loss } from './format.js';
+import { providerDataOf, type Conversation, type Locator, type Loss } from './format.js';
 
 /** The key of the object a call's arguments become when their text is not a JSON object (SPEC §4). */
 export const TRUNCATED_ARGS_KEY = 'truncated_args';
@@ -32,10 +34,25 @@ export function argumentsToObject(text: string): JsonObject {
   return { [TRUNCATED_ARGS_KEY]: text };
 }
 
+/**
+ * Tool-call arguments as the JSON value their text holds (any value, not only
+ * an object), or `{"truncated_args": ...}` when the text is not JSON.
+ */
+export function argumentsToValue(text: string): JsonValue {
+  try {
+    return parseJson(text);
+  } catch {
+    return argumentsToObject(text);
+  }
+}
+
 /** Tool-call arguments as text, from a format whose arguments are objects: compact JSON, numbers as written. */
 export function objectToArguments(value: JsonValue): string {
   return stringifyJson(value, 0);
 }
+
+// ---------------------------------------------------------------------------
+// Objects and providerData
 
 /** True when `v` is a plain JSON object (not an array, not a number wrapper). */
 export function isPlainObject(v: JsonValue | undefined): v is JsonObject {
@@ -53,27 +70,268 @@ export function restOf(obj: JsonObject, known: readonly string[]): JsonObject | 
   return rest;
 }
 
-/** Sets `providerData[format]` on a v1 message, part or conversation, when there is something to keep. */
-export function keepProviderData(
-  target: JsonObject,
+/** Sets `providerData[format]` on a v1 message, part or conversation when there is something to keep, and returns it. */
+export function keepProviderData<T extends JsonObject>(
+  target: T,
   format: string,
   data: JsonObject | undefined,
-): void {
-  if (data === undefined || Object.keys(data).length === 0) return;
+): T {
+  if (data === undefined || Object.keys(data).length === 0) return target;
   const existing = target.providerData;
   const pd: JsonObject = isPlainObject(existing) ? existing : {};
   setOwn(pd, format, data);
   setOwn(target, 'providerData', pd);
+  return target;
 }
 
-/** Copies each field of `data` onto `target` (restoring kept fields on write), skipping `$`-prefixed hints. */
-export function restoreFields(target: JsonObject, data: JsonObject | undefined): void {
+/** Copies each field of `data` other than `skip` onto `target` (restoring kept fields on write), skipping `$`-prefixed hints. */
+export function restoreFields(
+  target: JsonObject,
+  data: JsonObject | undefined,
+  skip: readonly string[] = [],
+): void {
   if (data === undefined) return;
   for (const key of Object.keys(data)) {
-    if (key.startsWith('$')) continue;
+    if (key.startsWith('$') || skip.includes(key)) continue;
     setOwn(target, key, data[key]!);
   }
 }
+
+/** A new object with the fields of `first`, then those of `second` (either may be absent). */
+export function mergeFields(
+  first: JsonObject | undefined,
+  second: JsonObject | undefined,
+): JsonObject {
+  const out: JsonObject = {};
+  for (const src of [first, second]) {
+    if (src === undefined) continue;
+    for (const k of Object.keys(src)) setOwn(out, k, src[k]!);
+  }
+  return out;
+}
+
+/**
+ * A source node v1 cannot hold as a part: a part of type `<format>:<label>`
+ * carrying the node whole as `providerData[format].part` (then the `hints`).
+ */
+export function rawPart(format: string, node: JsonValue, label: string, hints?: JsonObject): Part {
+  const data: JsonObject = { part: node };
+  if (hints !== undefined) for (const k of Object.keys(hints)) setOwn(data, k, hints[k]!);
+  return keepProviderData({ type: `${format}:${label}` }, format, data);
+}
+
+/** True for a {@link rawPart} of this format: a `<format>:` type whose providerData has the node. */
+export function isRawPart(part: Part, format: string): boolean {
+  const data = providerDataOf(part, format);
+  return part.type.startsWith(`${format}:`) && data !== undefined && Object.hasOwn(data, 'part');
+}
+
+/** True for a plain `{type: "text", text}` part and nothing more: what a string content is written as. */
+export function isPlainTextPart(v: JsonValue | undefined): boolean {
+  return (
+    isPlainObject(v) &&
+    v.type === 'text' &&
+    typeof v.text === 'string' &&
+    Object.keys(v).length === 2
+  );
+}
+
+/** A source `{type: "text", text}` item, whose `text` is a string, as a v1 text part keeping its other fields. */
+export function readTextItem(
+  item: JsonObject,
+  ptr: string,
+  format: string,
+): { part: Part; loc: SourceLoc } {
+  const text = item.text as string;
+  const part = keepProviderData({ type: 'text', text }, format, restOf(item, ['type', 'text']));
+  return { part, loc: { ptr, fields: { text: joinPointer(ptr, 'text') } } };
+}
+
+/**
+ * A request body written from a format's kept request fields (`kept`): the
+ * model first, as requests are usually written, then the defined fields of
+ * `own`, then the other kept fields (hints left out).
+ */
+export function requestBody(
+  kept: JsonObject | undefined,
+  own: Record<string, JsonValue | undefined>,
+): JsonObject {
+  const body: JsonObject = {};
+  if (kept !== undefined && Object.hasOwn(kept, 'model')) body.model = kept.model!;
+  for (const key of Object.keys(own)) {
+    const v = own[key];
+    if (v !== undefined) setOwn(body, key, v);
+  }
+  restoreFields(body, kept);
+  return body;
+}
+
+// ---------------------------------------------------------------------------
+// data: URLs
+
+/** A `data:<mediaType>;base64,<data>` URL split in two (media type as written, no parameters), or undefined for anything else. */
+export function splitDataUrl(url: string): { mediaType: string; data: string } | undefined {
+  const m = /^data:([^;,]+);base64,/.exec(url);
+  if (m === null) return undefined;
+  return { mediaType: m[1]!, data: url.slice(m[0].length) };
+}
+
+/** The `data:<mediaType>;base64,<data>` URL of base64 data. */
+export function toDataUrl(mediaType: string, data: string): string {
+  return `data:${mediaType};base64,${data}`;
+}
+
+// ---------------------------------------------------------------------------
+// Pointers and locators
+
+/** Appends tokens to an RFC 6901 pointer. */
+export function joinPointer(base: string, ...tokens: readonly (string | number)[]): string {
+  let p = base;
+  for (const t of tokens) p += '/' + escapePointerToken(t);
+  return p;
+}
+
+/** Where one v1 part (or a tool result's content part) came from: absolute pointers. */
+export interface SourceLoc {
+  /** The source node of the part. */
+  ptr: string;
+  /** v1 field name → pointer of the source field it came from. */
+  fields?: Record<string, string>;
+  /** The locations of a tool result's content parts, by content index. */
+  children?: SourceLoc[];
+}
+
+/** Where one v1 message and its parts came from. */
+export interface MessageSourceLoc {
+  ptr: string;
+  parts: SourceLoc[];
+}
+
+/** A {@link Locator} over {@link MessageSourceLoc}s; `base` is the pointer of the message list. */
+export function makeSourceLocator(base: string, locs: readonly MessageSourceLoc[]): Locator {
+  return (messageIndex, partIndex, path = []) => {
+    if (messageIndex === undefined) return base;
+    const m = locs[messageIndex];
+    if (m === undefined) return base;
+    if (partIndex === undefined) return m.ptr;
+    const found = m.parts[partIndex];
+    if (found === undefined) return m.ptr;
+    let loc: SourceLoc = found;
+    let k = 0;
+    while (k < path.length) {
+      const key = String(path[k]);
+      const child: SourceLoc | undefined = loc.children?.[Number(path[k + 1])];
+      if (key === 'content' && k + 1 < path.length && child !== undefined) {
+        loc = child;
+        k += 2;
+        continue;
+      }
+      return loc.fields?.[key] ?? loc.ptr;
+    }
+    return loc.ptr;
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Reading messages
+
+/** Throws the one-line error for a value that is not this format. */
+export function notFormat(format: string, why: string): never {
+  throw new SourceError(`not ${format}: ${why}`);
+}
+
+/**
+ * The message list of a bare array or of a body's `messages` array, the
+ * list's pointer and the body's other fields; throws (with `why`) for
+ * anything else.
+ */
+export function messageList(
+  value: JsonValue,
+  format: string,
+  why: string,
+): { list: JsonValue[]; base: string; rest: JsonObject | undefined } {
+  if (Array.isArray(value)) return { list: value, base: '', rest: undefined };
+  if (isPlainObject(value) && Array.isArray(value.messages)) {
+    return { list: value.messages, base: '/messages', rest: restOf(value, ['messages']) };
+  }
+  return notFormat(format, why);
+}
+
+/** Reads each source message of `list` (below pointer `base`) with `read`, appending to `messages` and `locs`. */
+export function readEach<L>(
+  list: readonly JsonValue[],
+  base: string,
+  read: (m: JsonValue, pointer: string, index: number) => { message: Message; loc: L },
+  messages: Message[],
+  locs: L[],
+): void {
+  list.forEach((m, i) => {
+    const r = read(m, joinPointer(base, i), i);
+    messages.push(r.message);
+    locs.push(r.loc);
+  });
+}
+
+/** Throws unless source message `index` is an object with a string `role`. */
+export function assertMessage(
+  m: JsonValue | undefined,
+  index: number,
+  format: string,
+): asserts m is JsonObject & { role: string } {
+  if (!isPlainObject(m)) notFormat(format, `message ${index} is not an object`);
+  if (typeof m.role !== 'string') notFormat(format, `message ${index} has no string "role"`);
+}
+
+/** A v1 message (role, parts, then anything else). */
+export function makeMessage(role: string, parts: Part[]): Message {
+  return { role, parts };
+}
+
+/** A v1 conversation with the format's request-level fields kept. */
+export function makeConversation(
+  messages: Message[],
+  format: string,
+  requestRest: JsonObject | undefined,
+): Conversation {
+  const c: Conversation = { version: 1, messages };
+  keepProviderData(c, format, requestRest);
+  return c;
+}
+
+/** The name of each tool call id of a conversation (the first call's, when an id repeats). */
+export function callNames(messages: readonly Message[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const m of messages) {
+    for (const p of m.parts) {
+      if (p.type === 'tool-call' && typeof p.id === 'string' && typeof p.name === 'string') {
+        if (!names.has(p.id)) names.set(p.id, p.name);
+      }
+    }
+  }
+  return names;
+}
+
+// ---------------------------------------------------------------------------
+// Losses
+
+/** Where a loss inside a message's part is. */
+export type PartWhere = { messageIndex: number; partIndex: number };
+
+/** The v1 conversation fields a writer carries (`providerData` aside); any other is a loss. */
+export const CONVERSATION_FIELDS = ['version', 'messages'] as const;
+
+/** The v1 message fields a writer carries (`providerData` aside); any other is a loss. */
+export const MESSAGE_FIELDS = ['role', 'parts'] as const;
+
+/** The fields of each v1 part type a writer carries (`providerData` aside); any other is a loss. */
+export const PART_FIELDS = {
+  text: ['type', 'text'],
+  image: ['type', 'url', 'data', 'mediaType'],
+  document: ['type', 'url', 'data', 'mediaType', 'name'],
+  'tool-call': ['type', 'id', 'name', 'arguments'],
+  'tool-result': ['type', 'callId', 'name', 'content', 'failed'],
+  reasoning: ['type', 'text', 'signature', 'redacted'],
+} as const satisfies Record<string, readonly string[]>;
 
 /** Losses for `providerData` of other formats, and v1 fields a format cannot express, on one object. */
 export function providerDataLosses(
@@ -105,23 +363,23 @@ export function fieldLosses(
     .map((k) => ({ ...where, what: `${label} field "${k}"` }));
 }
 
-/** Throws the one-line error for a value that is not this format. */
-export function notFormat(format: string, why: string): never {
-  throw new SourceError(`not ${format}: ${why}`);
-}
-
-/** A v1 message (role, parts, then anything else). */
-export function makeMessage(role: string, parts: Part[]): Message {
-  return { role, parts };
-}
-
-/** A v1 conversation with the format's request-level fields kept. */
-export function makeConversation(
-  messages: Message[],
+/** Losses of one object: other formats' `providerData`, then the fields not in `carried` (named with `label`). */
+export function objectLosses(
+  obj: JsonObject,
   format: string,
-  requestRest: JsonObject | undefined,
-): Conversation {
-  const c: Conversation = { version: 1, messages };
-  keepProviderData(c, format, requestRest);
-  return c;
+  carried: readonly string[],
+  where: { messageIndex?: number; partIndex?: number },
+  label: string,
+): Loss[] {
+  return [...providerDataLosses(obj, format, where), ...fieldLosses(obj, carried, where, label)];
+}
+
+/** Losses of a conversation's own fields: other formats' `providerData`, then fields besides version and messages. */
+export function conversationLosses(conversation: Conversation, format: string): Loss[] {
+  return objectLosses(conversation, format, CONVERSATION_FIELDS, {}, 'conversation');
+}
+
+/** Losses of message `index`'s own fields: other formats' `providerData`, then fields besides role and parts. */
+export function messageLosses(m: Message, index: number, format: string): Loss[] {
+  return objectLosses(m, format, MESSAGE_FIELDS, { messageIndex: index }, 'message');
 }

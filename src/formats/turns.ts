@@ -1,16 +1,29 @@
 /**
  * Helpers shared by the formats whose history is a list of user/assistant
- * turns of content blocks (Anthropic Messages, AWS Bedrock Converse): what a
- * read remembers for the write of the same format, how v1 messages are grouped
- * back into provider turns, pointers for `locate`, and plain text carried as
- * base64 in a v1 `data` field.
+ * turns of content blocks (Anthropic Messages, AWS Bedrock Converse): reading
+ * the request body or bare array and its messages, what a read remembers for
+ * the write of the same format, how v1 messages are grouped back into
+ * provider turns and written, pointers for `locate`, losses, and plain text
+ * carried as base64 in a v1 `data` field.
  */
 import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
-import { escapePointerToken } from '../model/pointer.js';
 import type { Message, Part } from '../model/types.js';
-import type { Locator, Loss } from './format.js';
+import type { Locator, Loss, ReadResult } from './format.js';
 import { providerDataOf } from './format.js';
-import { isPlainObject, providerDataLosses } from './shared.js';
+import {
+  fieldLosses,
+  isPlainObject,
+  joinPointer,
+  keepProviderData,
+  makeConversation,
+  MESSAGE_FIELDS,
+  notFormat,
+  PART_FIELDS,
+  providerDataLosses,
+  readEach,
+  restOf,
+  type PartWhere,
+} from './shared.js';
 
 /** What a read of a block-turn format hands to the write of the same format. */
 export interface TurnContext {
@@ -105,13 +118,6 @@ export interface MessageLocation {
   parts: PartLocation[];
 }
 
-/** Appends tokens to a pointer. */
-export function joinPointer(base: string, ...tokens: readonly (string | number)[]): string {
-  let p = base;
-  for (const t of tokens) p += '/' + escapePointerToken(t);
-  return p;
-}
-
 /** The pointer of a path below a part, mapped through its field table as far as it goes. */
 function pointerBelow(loc: PartLocation, path: readonly (string | number)[]): string {
   if (path.length === 0) return loc.pointer;
@@ -163,21 +169,6 @@ export function setIfAny(obj: JsonObject, key: string, value: JsonObject | undef
   if (value !== undefined && Object.keys(value).length > 0) setOwn(obj, key, value);
 }
 
-/**
- * Losses for the providerData other formats left on an object. An entry with
- * only `$` hints (shape, no data) is not a loss.
- */
-export function foreignDataLosses(
-  obj: JsonObject,
-  format: string,
-  where: { messageIndex?: number; partIndex?: number },
-): Loss[] {
-  return providerDataLosses(obj, format, where).filter((loss) => {
-    const entry = providerDataOf(obj, loss.what.slice('providerData.'.length));
-    return entry === undefined || Object.keys(entry).some((k) => !k.startsWith('$'));
-  });
-}
-
 /** Sorts losses in place by message, then part (conversation-level ones first), keeping the order of ties. */
 export function sortLosses(losses: Loss[]): void {
   const key = (l: Loss): [number, number] => [l.messageIndex ?? -1, l.partIndex ?? -1];
@@ -209,12 +200,6 @@ export function assembleBody(
   return body;
 }
 
-/** The conversation fields a block-turn writer carries; any other is a loss. */
-export const CONVERSATION_FIELDS = ['version', 'messages'] as const;
-
-/** The v1 message fields a block-turn writer carries; any other is a loss. */
-export const MESSAGE_FIELDS = ['role', 'parts'] as const;
-
 /** UTF-8 text as base64, or undefined when the text would not come back identical (lone surrogates). */
 export function textToBase64(text: string): string | undefined {
   const bytes = new TextEncoder().encode(text);
@@ -241,8 +226,259 @@ export function base64ToText(data: string): string | undefined {
   }
 }
 
-/** The media type and base64 payload of a `data:` URL, or undefined. */
+/**
+ * The media type (lower case, without parameters) and base64 payload of a
+ * `data:` URL (any case), or undefined.
+ */
 export function parseDataUrl(url: string): { mediaType: string; data: string } | undefined {
   const m = /^data:([^;,]+)(?:;[^;,=]+=[^;,]*)*;base64,(.*)$/is.exec(url);
   return m === null ? undefined : { mediaType: m[1]!.toLowerCase(), data: m[2]! };
+}
+
+/** The url, base64 data and media type of an image or document part, a `data:` URL taken apart into data and media type. */
+export function mediaSource(part: Part): {
+  url: string | undefined;
+  data: string | undefined;
+  mediaType: string | undefined;
+} {
+  let url = typeof part.url === 'string' ? part.url : undefined;
+  let data = typeof part.data === 'string' ? part.data : undefined;
+  let mediaType = typeof part.mediaType === 'string' ? part.mediaType : undefined;
+  if (data === undefined && url?.toLowerCase().startsWith('data:') === true) {
+    const parsed = parseDataUrl(url);
+    if (parsed !== undefined) {
+      data = parsed.data;
+      mediaType = parsed.mediaType;
+      url = undefined;
+    }
+  }
+  return { url, data, mediaType };
+}
+
+// ---------------------------------------------------------------------------
+// Reading
+
+/** One v1 message read, and where it came from. */
+export interface ReadMessage {
+  message: Message;
+  loc: MessageLocation;
+}
+
+/**
+ * Reads a request body `{..., system?, messages}` or a bare messages array:
+ * `system` reads the body's system prompt into a v1 message (undefined leaves
+ * it a request field) and `message` one source message. The other request
+ * fields are kept on the conversation; a bare array is marked `$bare`.
+ */
+export function readTurns(
+  value: JsonValue,
+  format: string,
+  read: WeakSet<object>,
+  system: (body: JsonObject) => ReadMessage | undefined,
+  message: (m: JsonValue, pointer: string, index: number) => ReadMessage,
+): ReadResult {
+  let body: JsonObject | undefined;
+  let history: JsonValue | undefined;
+  if (Array.isArray(value)) history = value;
+  else if (isPlainObject(value)) {
+    body = value;
+    history = value.messages;
+  } else {
+    return notFormat(format, 'not a request body or a messages array');
+  }
+  if (!Array.isArray(history)) return notFormat(format, 'no "messages" array');
+  const messages: Message[] = [];
+  const locs: MessageLocation[] = [];
+  let requestRest: JsonObject | undefined;
+  if (body !== undefined) {
+    const sys = system(body);
+    if (sys !== undefined) {
+      messages.push(sys.message);
+      locs.push(sys.loc);
+    }
+    requestRest = restOf(body, sys === undefined ? ['messages'] : ['system', 'messages']);
+  }
+  const base = body === undefined ? '' : '/messages';
+  readEach(history, base, message, messages, locs);
+  // A bare array stays one when written back from a stored v1 file, without this context.
+  if (body === undefined) requestRest = { $bare: true };
+  const conversation = makeConversation(messages, format, requestRest);
+  const context: TurnContext = { bare: body === undefined, read };
+  if (body !== undefined) context.keys = Object.keys(body);
+  return { conversation, context, locate: makeLocator(base, locs) };
+}
+
+/**
+ * A v1 message of a source message's role and parts: a user message holding
+ * tool results is a `tool` message; a system message read inline gets the
+ * `$inline` hint, a role other than user and assistant the `$role` hint.
+ */
+export function turnMessage(
+  format: string,
+  read: WeakSet<object>,
+  sourceRole: string,
+  parts: Part[],
+  rest: JsonObject,
+  pointer: string,
+  locs: PartLocation[],
+): ReadMessage {
+  let role = sourceRole;
+  if (role === 'user' && parts.some((p) => p.type === 'tool-result')) role = 'tool';
+  // A system message inside the history stays there, also when written without this read's context.
+  else if (role === 'system') setOwn(rest, '$inline', true);
+  else if (role !== 'user' && role !== 'assistant') setOwn(rest, '$role', role);
+  const message: Message = { role, parts };
+  keepProviderData(message, format, rest);
+  read.add(message);
+  return { message, loc: { pointer, parts: locs } };
+}
+
+// ---------------------------------------------------------------------------
+// Writing
+
+/** The prefix of a loss inside a tool result's content (`label` names where). */
+export function lossPrefix(label: string | undefined): string {
+  return label === undefined ? '' : `${label}: `;
+}
+
+/**
+ * The loss of a part written as no block, before its own type's checks: a
+ * part a tool result's content cannot hold (only text, media and kept
+ * blocks), or a blank text part (the APIs reject blank text blocks; one read
+ * that way stays as it was).
+ */
+export function skippedPartLoss(
+  part: Part,
+  where: PartWhere,
+  label: string | undefined,
+  inResult: boolean,
+  fromSource: boolean,
+  format: string,
+): Loss | undefined {
+  const prefix = lossPrefix(label);
+  if (
+    inResult &&
+    !['text', 'image', 'document'].includes(part.type) &&
+    !part.type.startsWith(`${format}:`)
+  ) {
+    return { ...where, what: `${prefix}${part.type} part inside a tool result` };
+  }
+  const text = typeof part.text === 'string' ? part.text : '';
+  if (part.type === 'text' && !fromSource && text.trim() === '') {
+    return { ...where, what: `${prefix}blank text part` };
+  }
+  return undefined;
+}
+
+/** The fields and other formats' data of a written part that the format does not carry. */
+export function partLosses(part: Part, where: PartWhere, format: string): Loss[] {
+  // A result's `name` is the call's: these formats pair by id alone.
+  const known = (PART_FIELDS as Record<string, readonly string[]>)[part.type];
+  return [
+    ...providerDataLosses(part, format, where),
+    ...(known === undefined ? [] : fieldLosses(part, known, where, `${part.type} part`)),
+  ];
+}
+
+/** A block kept whole: a part of type `<format>:<block>` whose providerData holds the block. */
+export function keptBlock(part: Part, format: string): JsonObject | undefined {
+  if (!part.type.startsWith(`${format}:`)) return undefined;
+  const pd = providerDataOf(part, format);
+  if (pd === undefined) return undefined;
+  const block: JsonObject = {};
+  mergeKept(block, pd);
+  return block;
+}
+
+/** The losses of a written v1 message's own fields: those besides role and parts, then other formats' data. */
+export function turnMessageLosses(m: Message, index: number, format: string): Loss[] {
+  return [
+    ...fieldLosses(m, MESSAGE_FIELDS, { messageIndex: index }, 'message'),
+    ...providerDataLosses(m, format, { messageIndex: index }),
+  ];
+}
+
+/** The role a v1 message is written with: its `$role` hint, user for tool results, else its own (unknown ones as user, a loss). */
+export function turnRole(m: Message, index: number, format: string, losses: Loss[]): string {
+  const hinted = providerDataOf(m, format)?.$role;
+  if (typeof hinted === 'string') return hinted;
+  if (m.role === 'tool') return 'user';
+  if (m.role === 'user' || m.role === 'assistant' || m.role === 'system') return m.role;
+  losses.push({ messageIndex: index, what: `role "${m.role}" (written as user)` });
+  return 'user';
+}
+
+/** What writing the turns of one conversation needs. */
+export interface TurnWriter {
+  messages: readonly Message[];
+  ctx: TurnContext | undefined;
+  format: string;
+  /** The provider's name, for the loss of a message it can express nothing of. */
+  provider: string;
+  /** Where the losses go. */
+  losses: Loss[];
+  /** Writes one v1 part as blocks (none when it is not written, with a loss). */
+  writePart(part: Part, where: PartWhere): JsonObject[];
+  /** True for a tool result block. */
+  isResult(block: JsonObject): boolean;
+}
+
+/**
+ * Writes the blocks of the system messages at `indices` for the top-level
+ * system prompt: text parts and kept blocks only (other parts are losses).
+ */
+export function systemBlocks(w: TurnWriter, indices: readonly number[]): JsonObject[] {
+  const blocks: JsonObject[] = [];
+  for (const i of indices) {
+    const m = w.messages[i]!;
+    w.losses.push(...turnMessageLosses(m, i, w.format));
+    m.parts.forEach((p, j) => {
+      const where = { messageIndex: i, partIndex: j };
+      if (p.type !== 'text' && !p.type.startsWith(`${w.format}:`)) {
+        w.losses.push({ ...where, what: `${p.type} part in the system prompt` });
+        return;
+      }
+      blocks.push(...w.writePart(p, where));
+    });
+  }
+  return blocks;
+}
+
+/** One provider turn written from v1 messages. */
+export interface WrittenTurn {
+  /** The message whose fields the turn keeps: the first read from the source, else the first. */
+  lead: number;
+  role: string;
+  blocks: JsonObject[];
+}
+
+/**
+ * Writes the v1 messages at `members` as one provider turn: the blocks of all
+ * their parts, results first in a user turn that is not exactly one message
+ * read from the source. Undefined (with a loss) when the messages had parts
+ * but none could be written.
+ */
+export function writeTurn(w: TurnWriter, members: readonly number[]): WrittenTurn | undefined {
+  const { messages, ctx, format, losses } = w;
+  const lead = members.find((i) => isFromSource(ctx, messages[i]!, format)) ?? members[0]!;
+  const leadMessage = messages[lead]!;
+  let blocks: JsonObject[] = [];
+  let partCount = 0;
+  for (const i of members) {
+    const m = messages[i]!;
+    losses.push(...turnMessageLosses(m, i, format));
+    partCount += m.parts.length;
+    m.parts.forEach((p, j) => {
+      blocks.push(...w.writePart(p, { messageIndex: i, partIndex: j }));
+    });
+  }
+  const exact = members.length === 1 && isFromSource(ctx, leadMessage, format);
+  const role = turnRole(leadMessage, lead, format, losses);
+  // All results of a turn go first in its user message (providers.md §3, §5).
+  if (!exact && role === 'user') blocks = resultsFirst(blocks, w.isResult);
+  if (blocks.length === 0 && partCount > 0) {
+    losses.push({ messageIndex: lead, what: `message with nothing ${w.provider} can express` });
+    return undefined;
+  }
+  return { lead, role, blocks };
 }

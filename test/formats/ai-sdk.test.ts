@@ -3,7 +3,7 @@
  * folder) round-tripped and mapped, detection, conversion from the
  * openai-chat corpus, normalize through the format, and locate().
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
@@ -12,63 +12,23 @@ import { aiSdkFormat as fmt } from '../../src/formats/ai-sdk.js';
 import type { Conversation } from '../../src/formats/format.js';
 import { openaiChatFormat } from '../../src/formats/openai-chat.js';
 import { TRUNCATED_ARGS_KEY } from '../../src/formats/shared.js';
-import {
-  jsonEqual,
-  parseJson,
-  stringifyJson,
-  type JsonObject,
-  type JsonValue,
-} from '../../src/model/json.js';
+import { jsonEqual, parseJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import { parsePointer, valueAt } from '../../src/model/pointer.js';
 import { EnvelopeSchema } from '../../src/model/schema.js';
 import type { Part } from '../../src/model/types.js';
 import { ROOT } from '../helpers/cli.js';
+import {
+  copy,
+  corpusRecords,
+  readJson,
+  REQUEST_FOLDERS,
+  type CorpusRecord,
+} from '../helpers/formats.js';
 
-const CORPUS = path.join(ROOT, '..', 'shared', 'corpus');
 const FIXTURES = path.join(ROOT, 'fixtures', 'formats', 'ai-sdk');
-const CORPUS_FOLDERS = [
-  'anthropic',
-  'bedrock-converse',
-  'gemini',
-  'openai-chat',
-  'openai-responses',
-];
-
-interface Source {
-  where: string;
-  value: JsonValue;
-}
-
-/** Every conversation of a corpus folder: `/request` of each JSONL line, or `/traj` / `/messages` (tau-bench). */
-function corpus(folder: string): Source[] {
-  const dir = path.join(CORPUS, folder);
-  if (!existsSync(dir)) return [];
-  const out: Source[] = [];
-  for (const file of readdirSync(dir).sort()) {
-    if (!file.endsWith('.jsonl')) continue;
-    readFileSync(path.join(dir, file), 'utf8')
-      .split('\n')
-      .forEach((line, i) => {
-        if (line.trim() === '') return;
-        const record = parseJson(line) as JsonObject;
-        const value = record.request ?? record.traj ?? record.messages;
-        if (value !== undefined) out.push({ where: `${folder}/${file}:${i + 1}`, value });
-      });
-  }
-  return out;
-}
-
-/** A deep copy through text: what a user stores is the JSON, not the objects. */
-function copy<T extends JsonValue>(v: T): T {
-  return parseJson(stringifyJson(v, 0)) as T;
-}
-
-function readJson(file: string): JsonValue {
-  return parseJson(readFileSync(file, 'utf8'));
-}
 
 const caseNames = readdirSync(FIXTURES).sort();
-const sources: Source[] = caseNames
+const sources: CorpusRecord[] = caseNames
   .filter((name) => existsSync(path.join(FIXTURES, name, 'source.json')))
   .map((name) => ({ where: name, value: readJson(path.join(FIXTURES, name, 'source.json')) }));
 
@@ -202,8 +162,8 @@ describe('ai-sdk detection', () => {
     expect(sources.filter((s) => !fmt.detect(s.value)).map((s) => s.where)).toEqual([]);
   });
 
-  it.each(CORPUS_FOLDERS)('rejects every %s corpus record', (folder) => {
-    const records = corpus(folder);
+  it.each(REQUEST_FOLDERS)('rejects every %s corpus record', (folder) => {
+    const records = corpusRecords(folder);
     expect(records.length).toBeGreaterThan(0);
     expect(records.filter((r) => fmt.detect(r.value)).map((r) => r.where)).toEqual([]);
   });
@@ -263,7 +223,7 @@ function pairingView(c: Conversation): JsonValue[] {
 }
 
 describe('ai-sdk conversion from the openai-chat corpus', () => {
-  const records = corpus('openai-chat');
+  const records = corpusRecords('openai-chat');
 
   it('openai-chat → v1 → ai-sdk → v1 keeps calls, results and ids', () => {
     expect(records.length).toBeGreaterThan(0);

@@ -3,93 +3,40 @@
  * strict detection, the hand-written cases of fixtures/formats/anthropic,
  * arguments, normalize through the format, and locate pointers into the source.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
-import { analyzePairing } from '../../src/core/pairing.js';
 import { anthropicFormat } from '../../src/formats/anthropic.js';
-import type { Conversation, ReadResult } from '../../src/formats/format.js';
-import { withMessages } from '../../src/formats/native.js';
-import {
-  jsonEqual,
-  parseJson,
-  stringifyJson,
-  type JsonObject,
-  type JsonValue,
-} from '../../src/model/json.js';
-import { parsePointer, valueAt } from '../../src/model/pointer.js';
-import { ConversationSchema } from '../../src/model/schema.js';
+import type { Conversation } from '../../src/formats/format.js';
+import { stringifyJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import type { Message } from '../../src/model/types.js';
-import { ROOT, SHARED } from '../helpers/cli.js';
+import { ROOT } from '../helpers/cli.js';
+import {
+  CORPUS_FOLDERS,
+  corpusRecords,
+  expectAnswered,
+  expectCleanReads,
+  expectKeyOrderKept,
+  expectLocatable,
+  expectReadCase,
+  expectWriteCase,
+  failedRoundTrips,
+  fixtureReader,
+  normalizeThrough as normalizeThroughFormat,
+  otherFolders,
+  readJson,
+  roundTrip,
+  storedRoundTrip,
+  v1InputFiles,
+} from '../helpers/formats.js';
 
-const CORPUS = path.join(SHARED, 'corpus');
 const FIXTURES = path.join(ROOT, 'fixtures', 'formats', 'anthropic');
-const OTHER_FOLDERS = [
-  'bedrock-converse',
-  'gemini',
-  'openai-chat',
-  'openai-responses',
-  'claude-code-jsonl',
-  'openai-agents-runstate',
-  'vercel-ai-uimessage-stream',
-];
-
-interface CorpusRecord {
-  label: string;
-  value: JsonValue;
-}
-
-/** The conversations of a corpus folder: `/request` of each JSONL record (or its `/traj` or `/messages`), and each line whole. */
-function corpusRecords(folder: string, withLines = false): CorpusRecord[] {
-  const dir = path.join(CORPUS, folder);
-  if (!existsSync(dir)) return [];
-  const out: CorpusRecord[] = [];
-  for (const file of readdirSync(dir).sort()) {
-    if (!file.endsWith('.jsonl')) continue;
-    readFileSync(path.join(dir, file), 'utf8')
-      .split('\n')
-      .forEach((line, i) => {
-        if (line.trim() === '') return;
-        const rec = parseJson(line) as JsonObject;
-        const label = `${folder}/${file}:${i + 1}`;
-        const conv = rec.request ?? rec.traj ?? rec.messages;
-        if (conv !== undefined) out.push({ label, value: conv });
-        if (withLines) out.push({ label: `${label} (line)`, value: rec });
-      });
-  }
-  return out;
-}
+const OTHER_FOLDERS = otherFolders(CORPUS_FOLDERS, 'anthropic');
 
 const records = corpusRecords('anthropic');
 
-function fixture(name: string, file: string): JsonValue {
-  return parseJson(readFileSync(path.join(FIXTURES, name, file), 'utf8'));
-}
-
-/** A stored v1 file of a conversation: what a write sees without the read's context. */
-function stored(conversation: Conversation): Conversation {
-  return parseJson(stringifyJson(conversation)) as Conversation;
-}
-
-/** Every v1 message and part of a read (and the v1 fields below them) found in the source. */
-function expectLocatable(value: JsonValue, read: ReadResult): void {
-  read.conversation.messages.forEach((m, i) => {
-    const at = read.locate(i);
-    expect(valueAt(value, parsePointer(at)), `message ${i} at ${at}`).toBeDefined();
-    m.parts.forEach((p, j) => {
-      const pointer = read.locate(i, j);
-      expect(valueAt(value, parsePointer(pointer)), `part ${i}/${j} at ${pointer}`).toBeDefined();
-      const paths: (string | number)[][] = Object.keys(p).map((k) => [k]);
-      if (Array.isArray(p.content)) p.content.forEach((_, c) => paths.push(['content', c, 'text']));
-      for (const sub of paths) {
-        const deep = read.locate(i, j, sub);
-        expect(deep.startsWith(pointer), `${sub.join('/')} of ${i}/${j}`).toBe(true);
-        expect(valueAt(value, parsePointer(deep)), `${sub.join('/')} at ${deep}`).toBeDefined();
-      }
-    });
-  });
-}
+const fixture = fixtureReader('anthropic');
 
 /** Every string under one of `keys`, anywhere in a value, in document order. */
 function stringsUnder(value: JsonValue, keys: readonly string[]): string[] {
@@ -144,39 +91,19 @@ describe('anthropic corpus', () => {
   });
 
   it('round-trips every record exactly, with no losses', () => {
-    const failed: string[] = [];
-    for (const rec of records) {
-      const read = anthropicFormat.read(rec.value);
-      const written = anthropicFormat.write(read.conversation, read.context);
-      if (!jsonEqual(written.value, rec.value) || written.losses.length > 0) failed.push(rec.label);
-    }
-    expect(failed).toEqual([]);
+    expect(failedRoundTrips(records, (v) => roundTrip(anthropicFormat, v))).toEqual([]);
   });
 
   it('round-trips every record through a stored v1 file (no read context)', () => {
-    const failed: string[] = [];
-    for (const rec of records) {
-      const written = anthropicFormat.write(stored(anthropicFormat.read(rec.value).conversation));
-      if (!jsonEqual(written.value, rec.value) || written.losses.length > 0) failed.push(rec.label);
-    }
-    expect(failed).toEqual([]);
+    expect(failedRoundTrips(records, (v) => storedRoundTrip(anthropicFormat, v))).toEqual([]);
   });
 
   it('keeps the request key order', () => {
-    for (const rec of records) {
-      const read = anthropicFormat.read(rec.value);
-      const written = anthropicFormat.write(read.conversation, read.context).value as JsonObject;
-      expect(Object.keys(written), rec.label).toEqual(Object.keys(rec.value as JsonObject));
-    }
+    expectKeyOrderKept(anthropicFormat, records);
   });
 
   it('reads conversations the v1 schema accepts, whose pairing needs no repair', () => {
-    for (const rec of records) {
-      const { conversation } = anthropicFormat.read(rec.value);
-      const plain: unknown = JSON.parse(stringifyJson(conversation));
-      expect(ConversationSchema.safeParse(plain).success, rec.label).toBe(true);
-      expect(normalizeHistory(conversation.messages).changed, rec.label).toBe(false);
-    }
+    expectCleanReads(anthropicFormat, records);
   });
 
   it('keeps ids and signatures byte-exact', () => {
@@ -184,16 +111,16 @@ describe('anthropic corpus', () => {
       const { conversation } = anthropicFormat.read(rec.value);
       const messages = (rec.value as JsonObject).messages!;
       const v1 = conversation.messages as unknown as JsonValue;
-      expect(stringsUnder(v1, ['signature']), rec.label).toEqual(
+      expect(stringsUnder(v1, ['signature']), rec.where).toEqual(
         stringsUnder(messages, ['signature']),
       );
-      expect(stringsUnder(v1, ['redacted']), rec.label).toEqual(redactedData(messages));
+      expect(stringsUnder(v1, ['redacted']), rec.where).toEqual(redactedData(messages));
       const ids = toolIds(messages);
-      expect(toolIds(anthropicFormat.write(conversation).value), rec.label).toEqual(ids);
+      expect(toolIds(anthropicFormat.write(conversation).value), rec.where).toEqual(ids);
       const v1Ids = conversation.messages.flatMap((m) =>
         m.parts.flatMap((p) => [p.id, p.callId].filter((x) => typeof x === 'string')),
       );
-      expect(v1Ids, rec.label).toEqual(ids);
+      expect(v1Ids, rec.where).toEqual(ids);
     }
   });
 
@@ -204,27 +131,19 @@ describe('anthropic corpus', () => {
 
 describe('anthropic detection', () => {
   it('recognizes every request of the corpus', () => {
-    for (const rec of records) expect(anthropicFormat.detect(rec.value), rec.label).toBe(true);
+    for (const rec of records) expect(anthropicFormat.detect(rec.value), rec.where).toBe(true);
   });
 
   it('rejects the other formats of the corpus', () => {
-    const others = OTHER_FOLDERS.flatMap((f) => corpusRecords(f, true));
+    const others = OTHER_FOLDERS.flatMap((f) => corpusRecords(f, { lines: true }));
     expect(others.length).toBeGreaterThan(1000);
-    for (const rec of others) expect(anthropicFormat.detect(rec.value), rec.label).toBe(false);
+    for (const rec of others) expect(anthropicFormat.detect(rec.value), rec.where).toBe(false);
   });
 
   it('rejects v1 conversations', () => {
-    const dir = path.join(ROOT, 'fixtures', 'core');
-    let seen = 0;
-    for (const op of readdirSync(dir)) {
-      for (const c of readdirSync(path.join(dir, op))) {
-        const file = path.join(dir, op, c, 'input.json');
-        if (!existsSync(file)) continue;
-        seen++;
-        expect(anthropicFormat.detect(parseJson(readFileSync(file, 'utf8'))), file).toBe(false);
-      }
-    }
-    expect(seen).toBeGreaterThan(10);
+    const files = v1InputFiles();
+    for (const file of files) expect(anthropicFormat.detect(readJson(file)), file).toBe(false);
+    expect(files.length).toBeGreaterThan(10);
     const v1: JsonValue = [{ role: 'user', parts: [{ type: 'text', text: 'v1' }] }];
     expect(anthropicFormat.detect(v1)).toBe(false);
     expect(anthropicFormat.detect({ version: 1, messages: v1 })).toBe(false);
@@ -296,33 +215,12 @@ describe('anthropic fixtures', () => {
   for (const name of cases) {
     if (name.startsWith('read-')) {
       it(`${name}: reads as expected and writes back exactly`, () => {
-        const source = fixture(name, 'source.json');
-        expect(anthropicFormat.detect(source)).toBe(true);
-        const read = anthropicFormat.read(source);
-        expect(JSON.parse(stringifyJson(read.conversation))).toEqual(
-          JSON.parse(stringifyJson(fixture(name, 'expected.json'))),
-        );
-        const written = anthropicFormat.write(read.conversation, read.context);
-        expect(written.losses).toEqual([]);
-        expect(jsonEqual(written.value, source)).toBe(true);
-        expect(jsonEqual(anthropicFormat.write(stored(read.conversation)).value, source)).toBe(
-          true,
-        );
-        expectLocatable(source, read);
+        expectReadCase(anthropicFormat, fixture, name);
       });
     } else {
       it(`${name}: writes the expected body and losses`, () => {
-        const conversation = fixture(name, 'conversation.json') as Conversation;
-        const expected = fixture(name, 'expected.json') as JsonObject;
-        const written = anthropicFormat.write(conversation);
-        expect(JSON.parse(stringifyJson(written.value))).toEqual(
-          JSON.parse(stringifyJson(expected.value!)),
-        );
-        expect(written.losses).toEqual(JSON.parse(stringifyJson(expected.losses!)));
         // What was written reads back as Anthropic, with every call answered.
-        expect(anthropicFormat.detect(written.value)).toBe(true);
-        const back = anthropicFormat.read(written.value);
-        expect(analyzePairing(back.conversation.messages).unanswered).toEqual([]);
+        expectAnswered(anthropicFormat, expectWriteCase(anthropicFormat, fixture, name));
       });
     }
   }
@@ -412,20 +310,8 @@ describe('anthropic through normalize', () => {
   });
 
   /** read → normalize → write; the output must read back with nothing left to repair. */
-  function normalizeThrough(value: JsonValue): JsonValue {
-    const read = anthropicFormat.read(value);
-    const result = normalizeHistory(read.conversation.messages);
-    expect(result.changed).toBe(true);
-    const written = anthropicFormat.write(
-      withMessages(read.conversation, result.messages),
-      read.context,
-    );
-    expect(written.losses).toEqual([]);
-    const again = anthropicFormat.read(written.value);
-    expect(normalizeHistory(again.conversation.messages).changed).toBe(false);
-    expect(analyzePairing(again.conversation.messages).unanswered).toEqual([]);
-    return written.value;
-  }
+  const normalizeThrough = (value: JsonValue): JsonValue =>
+    normalizeThroughFormat(anthropicFormat, value);
 
   it('puts a synthesized result first in the user message that answers the turn', () => {
     const input = body([

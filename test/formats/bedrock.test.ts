@@ -4,92 +4,46 @@
  * arguments, normalize through the format (strict alternation, one user
  * message per turn, toolConfig), and locate pointers into the source.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
-import { analyzePairing } from '../../src/core/pairing.js';
 import { bedrockFormat } from '../../src/formats/bedrock.js';
-import type { Conversation, ReadResult } from '../../src/formats/format.js';
-import { withMessages } from '../../src/formats/native.js';
-import {
-  jsonEqual,
-  parseJson,
-  stringifyJson,
-  type JsonObject,
-  type JsonValue,
-} from '../../src/model/json.js';
-import { parsePointer, valueAt } from '../../src/model/pointer.js';
-import { ConversationSchema } from '../../src/model/schema.js';
+import type { Conversation } from '../../src/formats/format.js';
+import { jsonEqual, stringifyJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import type { Message } from '../../src/model/types.js';
-import { ROOT, SHARED } from '../helpers/cli.js';
+import { ROOT } from '../helpers/cli.js';
+import {
+  copy,
+  CORPUS_FOLDERS,
+  corpusRecords,
+  expectAnswered,
+  expectCleanReads,
+  expectKeyOrderKept,
+  expectLocatable,
+  expectReadCase,
+  expectWriteCase,
+  failedRoundTrips,
+  fixtureReader,
+  normalizeThrough as normalizeThroughFormat,
+  otherFolders,
+  readJson,
+  roundTrip,
+  storedRoundTrip,
+  v1InputFiles,
+} from '../helpers/formats.js';
 
-const CORPUS = path.join(SHARED, 'corpus');
 const FIXTURES = path.join(ROOT, 'fixtures', 'formats', 'bedrock');
-const OTHER_FOLDERS = [
-  'anthropic',
-  'gemini',
-  'openai-chat',
-  'openai-responses',
-  'claude-code-jsonl',
-  'openai-agents-runstate',
-  'vercel-ai-uimessage-stream',
-];
-
-interface CorpusRecord {
-  label: string;
-  value: JsonValue;
-}
-
-/** The conversations of a corpus folder: `/request` of each JSONL record (or its `/traj` or `/messages`), and each line whole. */
-function corpusRecords(folder: string, withLines = false): CorpusRecord[] {
-  const dir = path.join(CORPUS, folder);
-  if (!existsSync(dir)) return [];
-  const out: CorpusRecord[] = [];
-  for (const file of readdirSync(dir).sort()) {
-    if (!file.endsWith('.jsonl')) continue;
-    readFileSync(path.join(dir, file), 'utf8')
-      .split('\n')
-      .forEach((line, i) => {
-        if (line.trim() === '') return;
-        const rec = parseJson(line) as JsonObject;
-        const label = `${folder}/${file}:${i + 1}`;
-        const conv = rec.request ?? rec.traj ?? rec.messages;
-        if (conv !== undefined) out.push({ label, value: conv });
-        if (withLines) out.push({ label: `${label} (line)`, value: rec });
-      });
-  }
-  return out;
-}
+const OTHER_FOLDERS = otherFolders(CORPUS_FOLDERS, 'bedrock-converse');
 
 const records = corpusRecords('bedrock-converse');
 
-function fixture(name: string, file: string): JsonValue {
-  return parseJson(readFileSync(path.join(FIXTURES, name, file), 'utf8'));
-}
+const fixture = fixtureReader('bedrock');
 
-/** A stored v1 file of a conversation: what a write sees without the read's context. */
-function stored(conversation: Conversation): Conversation {
-  return parseJson(stringifyJson(conversation)) as Conversation;
-}
-
-/** Every v1 message and part of a read (and the v1 fields below them) found in the source. */
-function expectLocatable(value: JsonValue, read: ReadResult): void {
-  read.conversation.messages.forEach((m, i) => {
-    const at = read.locate(i);
-    expect(valueAt(value, parsePointer(at)), `message ${i} at ${at}`).toBeDefined();
-    m.parts.forEach((p, j) => {
-      const pointer = read.locate(i, j);
-      expect(valueAt(value, parsePointer(pointer)), `part ${i}/${j} at ${pointer}`).toBeDefined();
-      const paths: (string | number)[][] = Object.keys(p).map((k) => [k]);
-      if (Array.isArray(p.content)) p.content.forEach((_, c) => paths.push(['content', c, 'text']));
-      for (const sub of paths) {
-        const deep = read.locate(i, j, sub);
-        expect(deep.startsWith(pointer), `${sub.join('/')} of ${i}/${j}`).toBe(true);
-        expect(valueAt(value, parsePointer(deep)), `${sub.join('/')} at ${deep}`).toBeDefined();
-      }
-    });
-  });
+/** Bedrock turns alternate: no two messages in a row have one role. */
+function expectAlternating(value: JsonValue): void {
+  const roles = ((value as JsonObject).messages as JsonObject[]).map((m) => m.role);
+  roles.forEach((r, i) => expect(r, `turn ${i}`).not.toBe(roles[i - 1]));
 }
 
 /** Every value under one of `keys`, anywhere in a value, in document order. */
@@ -114,39 +68,19 @@ describe('bedrock corpus', () => {
   });
 
   it('round-trips every record exactly, with no losses', () => {
-    const failed: string[] = [];
-    for (const rec of records) {
-      const read = bedrockFormat.read(rec.value);
-      const written = bedrockFormat.write(read.conversation, read.context);
-      if (!jsonEqual(written.value, rec.value) || written.losses.length > 0) failed.push(rec.label);
-    }
-    expect(failed).toEqual([]);
+    expect(failedRoundTrips(records, (v) => roundTrip(bedrockFormat, v))).toEqual([]);
   });
 
   it('round-trips every record through a stored v1 file (no read context)', () => {
-    const failed: string[] = [];
-    for (const rec of records) {
-      const written = bedrockFormat.write(stored(bedrockFormat.read(rec.value).conversation));
-      if (!jsonEqual(written.value, rec.value) || written.losses.length > 0) failed.push(rec.label);
-    }
-    expect(failed).toEqual([]);
+    expect(failedRoundTrips(records, (v) => storedRoundTrip(bedrockFormat, v))).toEqual([]);
   });
 
   it('keeps the request key order', () => {
-    for (const rec of records) {
-      const read = bedrockFormat.read(rec.value);
-      const written = bedrockFormat.write(read.conversation, read.context).value as JsonObject;
-      expect(Object.keys(written), rec.label).toEqual(Object.keys(rec.value as JsonObject));
-    }
+    expectKeyOrderKept(bedrockFormat, records);
   });
 
   it('reads conversations the v1 schema accepts, whose pairing needs no repair', () => {
-    for (const rec of records) {
-      const { conversation } = bedrockFormat.read(rec.value);
-      const plain: unknown = JSON.parse(stringifyJson(conversation));
-      expect(ConversationSchema.safeParse(plain).success, rec.label).toBe(true);
-      expect(normalizeHistory(conversation.messages).changed, rec.label).toBe(false);
-    }
+    expectCleanReads(bedrockFormat, records);
   });
 
   it('keeps ids, signatures and redacted content byte-exact', () => {
@@ -154,11 +88,11 @@ describe('bedrock corpus', () => {
       const { conversation } = bedrockFormat.read(rec.value);
       const messages = (rec.value as JsonObject).messages!;
       const v1 = conversation.messages as unknown as JsonValue;
-      expect(valuesUnder(v1, ['signature']), rec.label).toEqual(
+      expect(valuesUnder(v1, ['signature']), rec.where).toEqual(
         valuesUnder(messages, ['signature']),
       );
       // Bedrock's wire carries redacted bytes as base64; v1 holds the blob itself.
-      expect(valuesUnder(v1, ['redacted']), rec.label).toEqual(
+      expect(valuesUnder(v1, ['redacted']), rec.where).toEqual(
         valuesUnder(messages, ['redactedContent']).map((b) => atob(b as string)),
       );
       // Client tool ids live on v1 parts; server tool ids stay inside their kept blocks.
@@ -169,7 +103,7 @@ describe('bedrock corpus', () => {
             : [p.id, p.callId].filter((x) => x !== undefined),
         ),
       );
-      expect(v1Ids, rec.label).toEqual(valuesUnder(messages, ['toolUseId']));
+      expect(v1Ids, rec.where).toEqual(valuesUnder(messages, ['toolUseId']));
     }
   });
 
@@ -180,27 +114,19 @@ describe('bedrock corpus', () => {
 
 describe('bedrock detection', () => {
   it('recognizes every request of the corpus', () => {
-    for (const rec of records) expect(bedrockFormat.detect(rec.value), rec.label).toBe(true);
+    for (const rec of records) expect(bedrockFormat.detect(rec.value), rec.where).toBe(true);
   });
 
   it('rejects the other formats of the corpus', () => {
-    const others = OTHER_FOLDERS.flatMap((f) => corpusRecords(f, true));
+    const others = OTHER_FOLDERS.flatMap((f) => corpusRecords(f, { lines: true }));
     expect(others.length).toBeGreaterThan(1000);
-    for (const rec of others) expect(bedrockFormat.detect(rec.value), rec.label).toBe(false);
+    for (const rec of others) expect(bedrockFormat.detect(rec.value), rec.where).toBe(false);
   });
 
   it('rejects v1 conversations', () => {
-    const dir = path.join(ROOT, 'fixtures', 'core');
-    let seen = 0;
-    for (const op of readdirSync(dir)) {
-      for (const c of readdirSync(path.join(dir, op))) {
-        const file = path.join(dir, op, c, 'input.json');
-        if (!existsSync(file)) continue;
-        seen++;
-        expect(bedrockFormat.detect(parseJson(readFileSync(file, 'utf8'))), file).toBe(false);
-      }
-    }
-    expect(seen).toBeGreaterThan(10);
+    const files = v1InputFiles();
+    for (const file of files) expect(bedrockFormat.detect(readJson(file)), file).toBe(false);
+    expect(files.length).toBeGreaterThan(10);
     const v1: JsonValue = [{ role: 'user', parts: [{ type: 'text', text: 'v1' }] }];
     expect(bedrockFormat.detect(v1)).toBe(false);
     expect(bedrockFormat.detect({ version: 1, messages: v1 })).toBe(false);
@@ -244,33 +170,14 @@ describe('bedrock fixtures', () => {
   for (const name of cases) {
     if (name.startsWith('read-')) {
       it(`${name}: reads as expected and writes back exactly`, () => {
-        const source = fixture(name, 'source.json');
-        expect(bedrockFormat.detect(source)).toBe(true);
-        const read = bedrockFormat.read(source);
-        expect(JSON.parse(stringifyJson(read.conversation))).toEqual(
-          JSON.parse(stringifyJson(fixture(name, 'expected.json'))),
-        );
-        const written = bedrockFormat.write(read.conversation, read.context);
-        expect(written.losses).toEqual([]);
-        expect(jsonEqual(written.value, source)).toBe(true);
-        expect(jsonEqual(bedrockFormat.write(stored(read.conversation)).value, source)).toBe(true);
-        expectLocatable(source, read);
+        expectReadCase(bedrockFormat, fixture, name);
       });
     } else {
       it(`${name}: writes the expected body and losses`, () => {
-        const conversation = fixture(name, 'conversation.json') as Conversation;
-        const expected = fixture(name, 'expected.json') as JsonObject;
-        const written = bedrockFormat.write(conversation);
-        expect(JSON.parse(stringifyJson(written.value))).toEqual(
-          JSON.parse(stringifyJson(expected.value!)),
-        );
-        expect(written.losses).toEqual(JSON.parse(stringifyJson(expected.losses!)));
         // What was written reads back as Bedrock, alternating, with every call answered.
-        expect(bedrockFormat.detect(written.value)).toBe(true);
-        const roles = ((written.value as JsonObject).messages as JsonObject[]).map((m) => m.role);
-        roles.forEach((r, i) => expect(r, `turn ${i}`).not.toBe(roles[i - 1]));
-        const back = bedrockFormat.read(written.value);
-        expect(analyzePairing(back.conversation.messages).unanswered).toEqual([]);
+        const written = expectWriteCase(bedrockFormat, fixture, name);
+        expectAlternating(written);
+        expectAnswered(bedrockFormat, written);
       });
     }
   }
@@ -377,7 +284,7 @@ describe('bedrock redacted reasoning', () => {
     ]) {
       const read = bedrockFormat.read(redacted(bytes!));
       expect(read.conversation.messages[1]!.parts[0]!.redacted).toBe(blob);
-      const written = bedrockFormat.write(stored(read.conversation));
+      const written = bedrockFormat.write(copy(read.conversation));
       expect(jsonEqual(written.value, redacted(bytes!))).toBe(true);
     }
   });
@@ -416,21 +323,9 @@ describe('bedrock through normalize', () => {
 
   /** read → normalize → write; the output must alternate and read back with nothing left to repair. */
   function normalizeThrough(value: JsonValue): JsonObject {
-    const read = bedrockFormat.read(value);
-    const result = normalizeHistory(read.conversation.messages);
-    expect(result.changed).toBe(true);
-    const written = bedrockFormat.write(
-      withMessages(read.conversation, result.messages),
-      read.context,
-    );
-    expect(written.losses).toEqual([]);
-    const out = written.value as JsonObject;
-    const roles = (out.messages as JsonObject[]).map((m) => m.role);
-    roles.forEach((r, i) => expect(r, `turn ${i}`).not.toBe(roles[i - 1]));
-    const again = bedrockFormat.read(out);
-    expect(normalizeHistory(again.conversation.messages).changed).toBe(false);
-    expect(analyzePairing(again.conversation.messages).unanswered).toEqual([]);
-    return out;
+    const out = normalizeThroughFormat(bedrockFormat, value);
+    expectAlternating(out);
+    return out as JsonObject;
   }
 
   it('puts a synthesized result first in the user message that answers the turn', () => {

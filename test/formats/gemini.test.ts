@@ -3,87 +3,41 @@
  * detection, the hand-written cases of fixtures/formats/gemini, normalize
  * through the format, and locate pointers into the source.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
-import { analyzePairing } from '../../src/core/pairing.js';
 import type { Conversation } from '../../src/formats/format.js';
 import { GEMINI_SKIP_SIGNATURE, geminiFormat } from '../../src/formats/gemini.js';
-import { withMessages } from '../../src/formats/native.js';
+import { jsonEqual, stringifyJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
+import type { Part } from '../../src/model/types.js';
+import { ROOT } from '../helpers/cli.js';
 import {
-  jsonEqual,
-  parseJson,
-  stringifyJson,
-  type JsonObject,
-  type JsonValue,
-} from '../../src/model/json.js';
-import { parsePointer, valueAt } from '../../src/model/pointer.js';
-import { ROOT, SHARED } from '../helpers/cli.js';
+  CORPUS,
+  CORPUS_FOLDERS,
+  corpusRecords,
+  expectLocatable,
+  failedRoundTrips,
+  fixtureReader,
+  normalizeThrough,
+  otherFolders,
+  readJson,
+  roundTrip,
+  storedRoundTrip,
+  v1InputFiles,
+} from '../helpers/formats.js';
 
-const CORPUS = path.join(SHARED, 'corpus');
 const FIXTURES = path.join(ROOT, 'fixtures', 'formats', 'gemini');
 
-interface CorpusRecord {
-  label: string;
-  value: JsonValue;
-}
+const geminiRecords = corpusRecords('gemini');
 
-/** The conversations of a corpus folder: `/request` of each JSONL record (or `/messages`), or each JSON file whole. */
-function corpusRecords(folder: string): CorpusRecord[] {
-  const dir = path.join(CORPUS, folder);
-  if (!existsSync(dir)) return [];
-  const out: CorpusRecord[] = [];
-  for (const file of readdirSync(dir).sort()) {
-    const text = readFileSync(path.join(dir, file), 'utf8');
-    if (file.endsWith('.jsonl')) {
-      const lines = text.split('\n');
-      const events: JsonValue[] = [];
-      lines.forEach((line, i) => {
-        if (line.trim() === '') return;
-        const v = parseJson(line);
-        events.push(v);
-        if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-          const rec = v as JsonObject;
-          const conv = rec.request ?? rec.messages;
-          if (conv !== undefined) out.push({ label: `${folder}/${file}:${i + 1}`, value: conv });
-        }
-      });
-      // Session logs (one event a line) are read as one array.
-      if (folder === 'claude-code-jsonl') out.push({ label: `${folder}/${file}`, value: events });
-    } else if (file.endsWith('.json')) {
-      out.push({ label: `${folder}/${file}`, value: parseJson(text) });
-    }
-  }
-  return out;
-}
+const readFixture = fixtureReader('gemini');
 
-const geminiRecords = corpusRecords('gemini').filter((r) => r.label.endsWith('.json') === false);
-
-function readFixture(name: string, file: string): JsonValue {
-  return parseJson(readFileSync(path.join(FIXTURES, name, file), 'utf8'));
-}
-
-/** Every v1 message and part of a read, located in the source. */
-function expectLocatable(value: JsonValue, read: ReturnType<typeof geminiFormat.read>): void {
-  read.conversation.messages.forEach((m, i) => {
-    const at = read.locate(i);
-    expect(valueAt(value, parsePointer(at)), `message ${i} at ${at}`).toBeDefined();
-    m.parts.forEach((p, j) => {
-      const pointer = read.locate(i, j);
-      expect(valueAt(value, parsePointer(pointer)), `part ${i}/${j} at ${pointer}`).toBeDefined();
-      for (const field of ['arguments', 'id', 'callId', 'text', 'signature', 'data', 'url']) {
-        if (!(field in p)) continue;
-        const deep = read.locate(i, j, [field]);
-        expect(deep.startsWith(pointer), `${field} of ${i}/${j}`).toBe(true);
-        expect(
-          valueAt(value, parsePointer(deep)),
-          `${field} of ${i}/${j} at ${deep}`,
-        ).toBeDefined();
-      }
-    });
-  });
-}
+/** The v1 fields of a part that a Gemini part has a source for. */
+const locatedFields = (p: Part): string[][] =>
+  ['arguments', 'id', 'callId', 'text', 'signature', 'data', 'url']
+    .filter((field) => field in p)
+    .map((field) => [field]);
 
 describe('gemini corpus', () => {
   it('has records', () => {
@@ -91,35 +45,25 @@ describe('gemini corpus', () => {
   });
 
   it('round-trips every record exactly', () => {
-    const failed: string[] = [];
-    for (const rec of geminiRecords) {
-      const read = geminiFormat.read(rec.value);
-      const written = geminiFormat.write(read.conversation, read.context);
-      if (!jsonEqual(written.value, rec.value) || written.losses.length > 0) failed.push(rec.label);
-    }
-    expect(failed).toEqual([]);
+    expect(failedRoundTrips(geminiRecords, (v) => roundTrip(geminiFormat, v))).toEqual([]);
   });
 
   it('round-trips every record through a stored v1 file (no read context)', () => {
-    const failed: string[] = [];
-    for (const rec of geminiRecords) {
-      const read = geminiFormat.read(rec.value);
-      const stored = parseJson(stringifyJson(read.conversation)) as Conversation;
-      if (!jsonEqual(geminiFormat.write(stored).value, rec.value)) failed.push(rec.label);
-    }
-    expect(failed).toEqual([]);
+    const trip = (v: JsonValue) => storedRoundTrip(geminiFormat, v);
+    expect(failedRoundTrips(geminiRecords, trip, false)).toEqual([]);
   });
 
   it('reads pairs cleanly: normalize changes nothing on any record', () => {
     for (const rec of geminiRecords) {
       const { conversation } = geminiFormat.read(rec.value);
       const n = normalizeHistory(conversation.messages);
-      expect(n.changed, rec.label).toBe(false);
+      expect(n.changed, rec.where).toBe(false);
     }
   });
 
   it('locates every message and part in the source', () => {
-    for (const rec of geminiRecords) expectLocatable(rec.value, geminiFormat.read(rec.value));
+    for (const rec of geminiRecords)
+      expectLocatable(rec.value, geminiFormat.read(rec.value), locatedFields);
   });
 
   it('keeps thought signatures byte-exact on the part they were on', () => {
@@ -139,8 +83,10 @@ describe('gemini corpus', () => {
   });
 
   it('reads the content of a recorded generateContent response (Gemini 3 call without id)', () => {
-    const response = parseJson(
-      readFileSync(path.join(CORPUS, 'gemini', 'vercel-ai__google-tool-call-gemini3.json'), 'utf8'),
+    const response = readJson(
+      CORPUS,
+      'gemini',
+      'vercel-ai__google-tool-call-gemini3.json',
     ) as JsonObject;
     expect(geminiFormat.detect(response)).toBe(false);
     const content = ((response.candidates as JsonObject[])[0] as JsonObject).content!;
@@ -160,35 +106,21 @@ describe('gemini corpus', () => {
 
 describe('gemini detection', () => {
   it('recognizes every request of the corpus', () => {
-    for (const rec of geminiRecords) expect(geminiFormat.detect(rec.value), rec.label).toBe(true);
+    for (const rec of geminiRecords) expect(geminiFormat.detect(rec.value), rec.where).toBe(true);
   });
 
   it('rejects the other formats of the corpus', () => {
-    const others = [
-      'anthropic',
-      'bedrock-converse',
-      'openai-chat',
-      'openai-responses',
-      'claude-code-jsonl',
-      'openai-agents-runstate',
-      'vercel-ai-uimessage-stream',
-    ].flatMap(corpusRecords);
+    const others = otherFolders(CORPUS_FOLDERS, 'gemini').flatMap((folder) =>
+      corpusRecords(folder, { documents: true }),
+    );
     expect(others.length).toBeGreaterThan(50);
-    for (const rec of others) expect(geminiFormat.detect(rec.value), rec.label).toBe(false);
+    for (const rec of others) expect(geminiFormat.detect(rec.value), rec.where).toBe(false);
   });
 
   it('rejects v1 conversations', () => {
-    const dir = path.join(ROOT, 'fixtures', 'core');
-    let seen = 0;
-    for (const op of readdirSync(dir)) {
-      for (const c of readdirSync(path.join(dir, op))) {
-        const file = path.join(dir, op, c, 'input.json');
-        if (!existsSync(file)) continue;
-        seen++;
-        expect(geminiFormat.detect(parseJson(readFileSync(file, 'utf8'))), file).toBe(false);
-      }
-    }
-    expect(seen).toBeGreaterThan(10);
+    const files = v1InputFiles();
+    for (const file of files) expect(geminiFormat.detect(readJson(file)), file).toBe(false);
+    expect(files.length).toBeGreaterThan(10);
     expect(
       geminiFormat.detect([{ role: 'user', parts: [{ type: 'text', text: 'v1, not Gemini' }] }]),
     ).toBe(false);
@@ -231,7 +163,7 @@ describe('gemini fixtures', () => {
         expect(written.losses).toEqual([]);
         expect(jsonEqual(written.value, source)).toBe(true);
         expect(jsonEqual(geminiFormat.write(expected as Conversation).value, source)).toBe(true);
-        expectLocatable(source, read);
+        expectLocatable(source, read, locatedFields);
       } else {
         // A write case: a conversation from elsewhere, the request and the losses expected.
         const conversation = readFixture(name, 'conversation.json') as Conversation;
@@ -283,21 +215,9 @@ describe('gemini fixtures', () => {
 });
 
 describe('normalize through the gemini format', () => {
-  /** read → normalize → write, then a read of the output must pair cleanly. */
-  function repair(source: JsonValue): { value: JsonObject; again: boolean } {
-    const read = geminiFormat.read(source);
-    const n = normalizeHistory(read.conversation.messages);
-    expect(n.changed).toBe(true);
-    const written = geminiFormat.write(withMessages(read.conversation, n.messages), read.context);
-    expect(written.losses).toEqual([]);
-    const reread = geminiFormat.read(written.value);
-    const pairing = analyzePairing(reread.conversation.messages);
-    expect(pairing.unanswered).toEqual([]);
-    return {
-      value: written.value as JsonObject,
-      again: normalizeHistory(reread.conversation.messages).changed,
-    };
-  }
+  /** read → normalize → write; a read of the output pairs cleanly, with nothing left to repair. */
+  const repair = (source: JsonValue): JsonObject =>
+    normalizeThrough(geminiFormat, source) as JsonObject;
 
   it('answers a dangling call with id in the content right after it', () => {
     const source = {
@@ -315,8 +235,7 @@ describe('normalize through the gemini format', () => {
         { role: 'user', parts: [{ text: 'hello?' }] },
       ],
     };
-    const { value, again } = repair(source);
-    expect(again).toBe(false);
+    const value = repair(source);
     expect(value.contents).toEqual([
       source.contents[0],
       source.contents[1],
@@ -349,8 +268,7 @@ describe('normalize through the gemini format', () => {
         },
       ],
     };
-    const { value, again } = repair(source);
-    expect(again).toBe(false);
+    const value = repair(source);
     const contents = value.contents as JsonObject[];
     expect(contents).toHaveLength(3);
     expect(contents[2]).toEqual({
@@ -370,8 +288,7 @@ describe('normalize through the gemini format', () => {
       ],
       generationConfig: { temperature: 0 },
     };
-    const { value, again } = repair(source);
-    expect(again).toBe(false);
+    const value = repair(source);
     expect(value).toEqual({
       contents: [
         source.contents[0],
@@ -393,8 +310,7 @@ describe('normalize through the gemini format', () => {
         { role: 'model', parts: [{ text: 'hello' }] },
       ],
     };
-    const { value, again } = repair(source);
-    expect(again).toBe(false);
+    const value = repair(source);
     expect(value.contents).toEqual([source.contents[0], source.contents[2]]);
   });
 });

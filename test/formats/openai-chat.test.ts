@@ -3,62 +3,30 @@
  * cases (fixtures/formats/openai-chat/), normalize through the format, and
  * locate().
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
 import { analyzePairing } from '../../src/core/pairing.js';
 import type { Conversation } from '../../src/formats/format.js';
 import { openaiChatFormat as fmt } from '../../src/formats/openai-chat.js';
-import {
-  jsonEqual,
-  parseJson,
-  stringifyJson,
-  type JsonObject,
-  type JsonValue,
-} from '../../src/model/json.js';
+import { jsonEqual, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import { parsePointer, valueAt } from '../../src/model/pointer.js';
 import { EnvelopeSchema } from '../../src/model/schema.js';
 import type { Part } from '../../src/model/types.js';
 import { ROOT } from '../helpers/cli.js';
+import {
+  copy,
+  corpusRecords,
+  otherFolders,
+  readJson,
+  REQUEST_FOLDERS,
+  textRoundTrip,
+  type CorpusRecord,
+} from '../helpers/formats.js';
 
-const CORPUS = path.join(ROOT, '..', 'shared', 'corpus');
 const FIXTURES = path.join(ROOT, 'fixtures', 'formats');
-const OTHER_FOLDERS = ['anthropic', 'bedrock-converse', 'gemini', 'openai-responses'];
-
-interface CorpusRecord {
-  /** `folder/file:line`, for failure messages. */
-  where: string;
-  value: JsonValue;
-}
-
-/** Every conversation of a corpus folder: `/request` of each JSONL line, or `/traj` / `/messages` (tau-bench). */
-function corpus(folder: string): CorpusRecord[] {
-  const dir = path.join(CORPUS, folder);
-  if (!existsSync(dir)) return [];
-  const out: CorpusRecord[] = [];
-  for (const file of readdirSync(dir).sort()) {
-    if (!file.endsWith('.jsonl')) continue;
-    readFileSync(path.join(dir, file), 'utf8')
-      .split('\n')
-      .forEach((line, i) => {
-        if (line.trim() === '') return;
-        const record = parseJson(line) as JsonObject;
-        const value = record.request ?? record.traj ?? record.messages;
-        if (value !== undefined) out.push({ where: `${folder}/${file}:${i + 1}`, value });
-      });
-  }
-  return out;
-}
-
-/** A deep copy through text: what a user stores is the JSON, not the objects. */
-function copy<T extends JsonValue>(v: T): T {
-  return parseJson(stringifyJson(v, 0)) as T;
-}
-
-function readJson(file: string): JsonValue {
-  return parseJson(readFileSync(file, 'utf8'));
-}
+const OTHER_FOLDERS = otherFolders(REQUEST_FOLDERS, 'openai-chat');
 
 /** The fixture cases of a format folder: `source.json` + `v1.json` (read), or `v1.json` + `written.json` (write). */
 function cases(format: string): { name: string; dir: string }[] {
@@ -69,7 +37,7 @@ function cases(format: string): { name: string; dir: string }[] {
     .map((name) => ({ name, dir: path.join(dir, name) }));
 }
 
-const records = corpus('openai-chat');
+const records = corpusRecords('openai-chat');
 
 describe('openai-chat corpus', () => {
   it('has records', () => {
@@ -79,8 +47,7 @@ describe('openai-chat corpus', () => {
   it('round-trips every record exactly', () => {
     const failed: string[] = [];
     for (const r of records) {
-      const read = fmt.read(copy(r.value));
-      const written = fmt.write(copy(read.conversation) as Conversation, read.context);
+      const written = textRoundTrip(fmt, r.value);
       if (!jsonEqual(written.value, r.value)) failed.push(r.where);
       else if (written.losses.length > 0) failed.push(`${r.where} (losses)`);
     }
@@ -120,7 +87,7 @@ describe('openai-chat detection', () => {
   });
 
   it.each(OTHER_FOLDERS)('rejects every %s record', (folder) => {
-    const other = corpus(folder);
+    const other = corpusRecords(folder);
     expect(other.length).toBeGreaterThan(0);
     expect(other.filter((r) => fmt.detect(r.value)).map((r) => r.where)).toEqual([]);
   });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzePairing } from '../../src/core/pairing.js';
 import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
-import type { Conversation } from '../../src/formats/format.js';
+import type { Conversation, WriteResult } from '../../src/formats/format.js';
 import { openaiResponsesFormat as fmt } from '../../src/formats/openai-responses.js';
 import {
   jsonEqual,
@@ -20,47 +20,24 @@ import {
 import { parsePointer, valueAt } from '../../src/model/pointer.js';
 import { EnvelopeSchema } from '../../src/model/schema.js';
 import { ROOT } from '../helpers/cli.js';
+import {
+  copy,
+  CORPUS,
+  corpusRecords,
+  failedRoundTrips,
+  otherFolders,
+  readJson,
+  REQUEST_FOLDERS,
+  textRoundTrip,
+  type CorpusRecord,
+} from '../helpers/formats.js';
 
-const CORPUS = path.join(ROOT, '..', 'shared', 'corpus');
 const FIXTURES = path.join(ROOT, 'fixtures', 'formats', 'openai-responses');
 
-interface CorpusRecord {
-  /** `file:line`, for failure messages. */
-  where: string;
-  value: JsonValue;
-}
+/** write(read(x)), with copies through text: the v1 conversation is what a user stores. */
+const roundTrip = (value: JsonValue): WriteResult => textRoundTrip(fmt, value);
 
-/** Every conversation of a corpus folder: `/request` (or `/traj`, `/messages`) of each JSONL line. */
-function corpus(folder: string): CorpusRecord[] {
-  const dir = path.join(CORPUS, folder);
-  if (!existsSync(dir)) return [];
-  const out: CorpusRecord[] = [];
-  for (const file of readdirSync(dir).sort()) {
-    if (!file.endsWith('.jsonl')) continue;
-    readFileSync(path.join(dir, file), 'utf8')
-      .split('\n')
-      .forEach((line, i) => {
-        if (line.trim() === '') return;
-        const record = parseJson(line) as JsonObject;
-        const value = record.request ?? record.traj ?? record.messages;
-        if (value !== undefined) out.push({ where: `${folder}/${file}:${i + 1}`, value });
-      });
-  }
-  return out;
-}
-
-/** A deep copy through text, so nothing depends on object identity. */
-function copy<T extends JsonValue>(v: T): T {
-  return parseJson(stringifyJson(v, 0)) as T;
-}
-
-function roundTrip(value: JsonValue): { value: JsonValue; losses: unknown[] } {
-  const r = fmt.read(copy(value));
-  // Through text too: the v1 conversation is what a user stores.
-  return fmt.write(copy(r.conversation) as Conversation, r.context);
-}
-
-const RESPONSES = corpus('openai-responses');
+const RESPONSES = corpusRecords('openai-responses');
 
 /** Responses items of the Agents SDK RunState fixtures (extra material: raw items as a bare array). */
 function runStateItems(): CorpusRecord[] {
@@ -100,11 +77,7 @@ describe('openai-responses corpus round trip', () => {
   });
 
   it('write(read(x)) deep-equals x for every record, with no losses', () => {
-    const failed: string[] = [];
-    for (const rec of RESPONSES) {
-      const out = roundTrip(rec.value);
-      if (!jsonEqual(out.value, rec.value) || out.losses.length > 0) failed.push(rec.where);
-    }
+    const failed = failedRoundTrips(RESPONSES, roundTrip);
     expect(failed, `${failed.length}/${RESPONSES.length} records failed`).toEqual([]);
   });
 
@@ -119,12 +92,7 @@ describe('openai-responses corpus round trip', () => {
   });
 
   it('round-trips the Agents SDK RunState items as bare arrays', () => {
-    const failed: string[] = [];
-    for (const rec of runStateItems()) {
-      const out = roundTrip(rec.value);
-      if (!jsonEqual(out.value, rec.value) || out.losses.length > 0) failed.push(rec.where);
-    }
-    expect(failed).toEqual([]);
+    expect(failedRoundTrips(runStateItems(), roundTrip)).toEqual([]);
   });
 });
 
@@ -138,18 +106,14 @@ function fixtureCases(): { name: string; dir: string; kind: 'read' | 'write' }[]
     });
 }
 
-function readFixture(dir: string, file: string): JsonValue {
-  return parseJson(readFileSync(path.join(dir, file), 'utf8'));
-}
-
 describe('openai-responses fixtures', () => {
   for (const c of fixtureCases()) {
     if (c.kind === 'read') {
       it(`${c.name}: reads to the expected v1 and writes back exactly`, () => {
-        const input = readFixture(c.dir, 'input.json');
+        const input = readJson(c.dir, 'input.json');
         expect(fmt.detect(input)).toBe(true);
         const r = fmt.read(copy(input));
-        const expected = readFixture(c.dir, 'expected.json');
+        const expected = readJson(c.dir, 'expected.json');
         expect(JSON.parse(stringifyJson(r.conversation, 0))).toEqual(
           JSON.parse(stringifyJson(expected, 0)),
         );
@@ -159,9 +123,9 @@ describe('openai-responses fixtures', () => {
       });
     } else {
       it(`${c.name}: writes a conversation of another format, listing losses`, () => {
-        const v1 = readFixture(c.dir, 'v1.json') as Conversation;
+        const v1 = readJson(c.dir, 'v1.json') as Conversation;
         const out = fmt.write(v1);
-        const expected = readFixture(c.dir, 'expected.json') as JsonObject;
+        const expected = readJson(c.dir, 'expected.json') as JsonObject;
         expect(JSON.parse(stringifyJson(out.value, 0))).toEqual(
           JSON.parse(stringifyJson(expected.value!, 0)),
         );
@@ -200,7 +164,9 @@ describe('openai-responses detection', () => {
   });
 
   it('rejects the other formats of the corpus', () => {
-    const others = ['anthropic', 'bedrock-converse', 'gemini', 'openai-chat'].flatMap(corpus);
+    const others = otherFolders(REQUEST_FOLDERS, 'openai-responses').flatMap((folder) =>
+      corpusRecords(folder),
+    );
     expect(others.length).toBeGreaterThan(0);
     const wrong = others.filter((r) => fmt.detect(r.value)).map((r) => r.where);
     expect(wrong).toEqual([]);
@@ -235,9 +201,9 @@ describe('openai-responses detection', () => {
     ];
     expect(v1.length).toBeGreaterThan(0);
     expect(v1.filter((r) => fmt.detect(r.value)).map((r) => r.where)).toEqual([]);
-    expect(
-      fmt.detect(readFixture(path.join(FIXTURES, 'tool-call-and-result'), 'expected.json')),
-    ).toBe(false);
+    expect(fmt.detect(readJson(path.join(FIXTURES, 'tool-call-and-result'), 'expected.json'))).toBe(
+      false,
+    );
   });
 
   it('rejects look-alikes', () => {
@@ -338,7 +304,7 @@ describe('openai-responses through normalize', () => {
   });
 
   it('leaves an output whose call lives on the server (previous_response_id) alone', () => {
-    const input = readFixture(path.join(FIXTURES, 'server-side-output'), 'input.json');
+    const input = readJson(path.join(FIXTURES, 'server-side-output'), 'input.json');
     const r = fmt.read(input);
     expect(normalizeHistory(r.conversation.messages).changed).toBe(false);
   });
@@ -447,7 +413,7 @@ describe('openai-responses locate', () => {
     ...runStateItems(),
     ...fixtureCases()
       .filter((c) => c.kind === 'read')
-      .map((c) => ({ where: c.name, value: readFixture(c.dir, 'input.json') })),
+      .map((c) => ({ where: c.name, value: readJson(c.dir, 'input.json') })),
   ];
 
   it('points every message, part and mapped field at a node that exists', () => {
