@@ -873,7 +873,10 @@ function writePart(
       state.losses.push(
         ...fieldLosses(
           part,
-          ['type', 'url', 'data', 'mediaType', 'name'],
+          // Only a document's name has a place (its filename); an image's is lost.
+          part.type === 'document'
+            ? ['type', 'url', 'data', 'mediaType', 'name']
+            : ['type', 'url', 'data', 'mediaType'],
           where,
           `${part.type} part`,
         ),
