@@ -4,19 +4,9 @@
  * the cursor or recolor the screen), and widths are counted in columns.
  */
 
-// C0, DEL, C1, zero-width and bidi controls, and the line/paragraph separators.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
-const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g');
+import { UNSAFE_CHAR as UNSAFE, escapeUnit, terminalSafe } from '../reporters/terminal.js';
 
-/** `\uXXXX` for one UTF-16 code unit. */
-function escapeUnit(ch: string): string {
-  return '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0');
-}
-
-/** A string with every terminal-unsafe character escaped as `\uXXXX`; lone surrogates too. */
-export function terminalSafe(text: string): string {
-  return text.replace(UNSAFE_ALL, escapeUnit).replace(/\p{Cs}/gu, escapeUnit);
-}
+export { terminalSafe };
 
 /** A value from the input shown bare when it is plain (`call_1`, `get_weather`), quoted otherwise. */
 export function label(text: string): string {

@@ -4,16 +4,12 @@
  */
 import { Chalk } from 'chalk';
 import { ruleById } from '../rules/index.js';
+import { terminalSafe } from './terminal.js';
 import type { Reporter } from './types.js';
-
-// C0, DEL, C1, zero-width and bidi controls, and the line/paragraph separators.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
 /** One line a terminal shows as written: line breaks become spaces, other controls `\uXXXX`. */
 function oneLine(s: string): string {
-  return s
-    .replace(/\r?\n/g, ' ')
-    .replace(UNSAFE, (ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0'));
+  return terminalSafe(s.replace(/\r?\n/g, ' '));
 }
 
 function plural(n: number, word: string): string {
