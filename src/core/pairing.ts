@@ -111,18 +111,8 @@ export function analyzePairing(
   return { calls, results, firstCallById, unanswered };
 }
 
-/** True when `text` is the JSON text of an object (what tool-call `arguments` must be). */
-export function isObjectJsonText(text: string): boolean {
-  // Cheap rejection first: an object's text starts with "{" after whitespace.
-  const first = text.trimStart().charCodeAt(0);
-  if (first !== 0x7b) return false;
-  try {
-    const v: unknown = JSON.parse(text);
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
-  } catch {
-    return false;
-  }
-}
+/** True when `text` is the JSON text of an object; lives in json-text.ts, kept here for importers. */
+export { isObjectJsonText } from './json-text.js';
 
 /**
  * Finds the last assistant message whose unanswered calls may still be
