@@ -3,9 +3,31 @@
  * stamps are UUIDs (v7 when histlint mints them).
  */
 import { isUuid } from '../core/ids.js';
-import { defineRule } from './rule.js';
+import { defineRule, type RuleContext } from './rule.js';
 
-const ID_FIELDS = ['runId', 'conversationId'] as const;
+/** The id last found valid: a history repeats its conversationId and runIds message after message. */
+let lastValid = '';
+
+function checkId(
+  value: unknown,
+  field: 'runId' | 'conversationId',
+  i: number,
+  ctx: RuleContext,
+): void {
+  // A non-string is a schema error, reported there.
+  if (typeof value !== 'string' || value === lastValid) return;
+  if (isUuid(value)) {
+    lastValid = value;
+    return;
+  }
+  const shown = value.length > 40 ? value.slice(0, 40) + '…' : value;
+  ctx.report({
+    messageId: 'invalid',
+    data: { field, value: shown },
+    messageIndex: i,
+    path: [field],
+  });
+}
 
 /** The `invalid-id` rule. */
 export default defineRule({
@@ -17,18 +39,7 @@ export default defineRule({
     messages: { invalid: '{field} "{value}" is not a UUID' },
   },
   message(m, i, _subject, ctx) {
-    for (const field of ID_FIELDS) {
-      const value = m[field];
-      // A non-string is a schema error, reported there.
-      if (typeof value === 'string' && !isUuid(value)) {
-        const shown = value.length > 40 ? value.slice(0, 40) + '…' : value;
-        ctx.report({
-          messageId: 'invalid',
-          data: { field, value: shown },
-          messageIndex: i,
-          path: [field],
-        });
-      }
-    }
+    checkId(m.runId, 'runId', i, ctx);
+    checkId(m.conversationId, 'conversationId', i, ctx);
   },
 });

@@ -17,11 +17,19 @@ export default defineRule({
     },
   },
   part(part, i, j, _subject, ctx) {
+    const type = part.type;
+    if (
+      type === 'tool-call'
+        ? typeof part.id === 'string'
+        : type !== 'tool-result' || typeof part.callId === 'string'
+    )
+      return;
     const name = typeof part.name === 'string' ? ` "${part.name}"` : '';
-    if (part.type === 'tool-call' && typeof part.id !== 'string') {
-      ctx.report({ messageId: 'call', data: { name }, messageIndex: i, partIndex: j });
-    } else if (part.type === 'tool-result' && typeof part.callId !== 'string') {
-      ctx.report({ messageId: 'result', data: { name }, messageIndex: i, partIndex: j });
-    }
+    ctx.report({
+      messageId: type === 'tool-call' ? 'call' : 'result',
+      data: { name },
+      messageIndex: i,
+      partIndex: j,
+    });
   },
 });

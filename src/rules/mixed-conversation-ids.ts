@@ -17,25 +17,30 @@ export default defineRule({
     },
   },
   check(subject, ctx) {
-    let first: { id: string; index: number } | undefined;
-    const seen = new Set<string>();
-    subject.messages.forEach((m, i) => {
-      const id = m.conversationId;
-      if (typeof id !== 'string') return;
+    const messages = subject.messages;
+    let first: string | undefined;
+    let firstIndex = -1;
+    // Built only once a second id shows up: most histories have one.
+    let seen: Set<string> | undefined;
+    for (let i = 0; i < messages.length; i++) {
+      const id = messages[i]!.conversationId;
+      if (typeof id !== 'string') continue;
       if (first === undefined) {
-        first = { id, index: i };
-        seen.add(id);
-        return;
+        first = id;
+        firstIndex = i;
+        continue;
       }
+      if (id === first) continue;
       // One finding per extra id, where it first appears.
-      if (seen.has(id)) return;
+      seen ??= new Set();
+      if (seen.has(id)) continue;
       seen.add(id);
       ctx.report({
         messageId: 'mixed',
-        data: { id, first: first.id, firstIndex: first.index },
+        data: { id, first, firstIndex },
         messageIndex: i,
         path: ['conversationId'],
       });
-    });
+    }
   },
 });
