@@ -199,13 +199,33 @@ function lintValue(text: string, value: JsonValue, options: LintOptions): RawFin
       },
     });
   }
-  const tokens = options.pointer ?? [];
+  const tokens = options.pointer;
   const found =
-    tokens.length === 0
+    tokens === undefined || tokens.length === 0
       ? lintConversation(value, '', options, options.from)
       : lintConversation(valueAt(value, tokens), toPointer(tokens), options, options.from);
   if (out.length === 0) return found;
   for (const f of found) out.push(f);
+  return out;
+}
+
+/** Reports `not-a-conversation` (when enabled) for the value at `rootPointer`. */
+function notConversation(
+  out: RawFinding[],
+  rules: EnabledRules,
+  rootPointer: string,
+  detail: string,
+): RawFinding[] {
+  const severity = rules.get('not-a-conversation');
+  if (severity !== undefined) {
+    out.push({
+      ruleId: 'not-a-conversation',
+      severity,
+      message: messageFor('not-a-conversation', 'unknown', { detail }),
+      // The value at --pointer (or its deepest existing ancestor) is what is not a conversation.
+      pointer: rootPointer,
+    });
+  }
   return out;
 }
 
@@ -218,22 +238,8 @@ function lintConversation(
 ): RawFinding[] {
   const out: RawFinding[] = [];
   const rules = options.rules;
-  const notConversation = (detail: string): void => {
-    const severity = rules.get('not-a-conversation');
-    if (severity !== undefined) {
-      out.push({
-        ruleId: 'not-a-conversation',
-        severity,
-        message: messageFor('not-a-conversation', 'unknown', { detail }),
-        // The value at --pointer (or its deepest existing ancestor) is what is not a conversation.
-        pointer: rootPointer,
-      });
-    }
-  };
-  if (target === undefined) {
-    notConversation(`nothing at pointer "${rootPointer}"`);
-    return out;
-  }
+  if (target === undefined)
+    return notConversation(out, rules, rootPointer, `nothing at pointer "${rootPointer}"`);
   let subject: LintSubject;
   try {
     subject = buildSubject(
@@ -244,8 +250,7 @@ function lintConversation(
     );
   } catch (e) {
     if (!(e instanceof SourceError)) throw e;
-    notConversation(e.message);
-    return out;
+    return notConversation(out, rules, rootPointer, e.message);
   }
   const runners = runnersFor(rules);
   active.subject = subject;

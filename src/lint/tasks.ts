@@ -50,9 +50,13 @@ const CHUNK = 1 << 20;
 const DECODER = new TextDecoder('utf-8', { fatal: true });
 
 const RULE_SETS = new Map<string, EnabledRules>();
+/** Task options are shared by every task of a run (or of a worker's batch) with the same rules. */
+const CONVERTED = new WeakMap<TaskOptions, LintOptions>();
 
 /** Lint options from task options. */
 export function toLintOptions(o: TaskOptions): LintOptions {
+  let out = CONVERTED.get(o);
+  if (out !== undefined) return out;
   // One Map per distinct rule set, so the engine's per-rule-set caches hit across tasks.
   const key = o.rules.map(([id, sev]) => `${id}=${sev}`).join(',');
   let rules = RULE_SETS.get(key);
@@ -60,9 +64,10 @@ export function toLintOptions(o: TaskOptions): LintOptions {
     rules = new Map(o.rules);
     RULE_SETS.set(key, rules);
   }
-  const out: LintOptions = { rules, pointer: o.pointer, leavePending: o.leavePending };
+  out = { rules, pointer: o.pointer, leavePending: o.leavePending };
   if (o.from !== undefined) out.from = o.from;
   if (o.kind !== undefined) out.kind = o.kind;
+  CONVERTED.set(o, out);
   return out;
 }
 
@@ -214,7 +219,10 @@ export function runLintTaskSync(task: LintTask): TaskResult {
       if (n === 0) break;
       got += n;
     }
-    return { ...lintBytes(task.file, bytes.subarray(0, got), { ...options, kind }), bytes: got };
+    const lintOptions = options.kind === kind ? options : { ...options, kind };
+    const result = lintBytes(task.file, bytes.subarray(0, got), lintOptions) as TaskResult;
+    result.bytes = got;
+    return result;
   } catch (e) {
     const message = e instanceof SourceError ? e.message : describeError(e);
     return {
