@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import fg from 'fast-glob';
+import type FastGlob from 'fast-glob';
 import picomatch from 'picomatch';
 import { SourceError } from '../model/errors.js';
 import { UsageError } from './exit-codes.js';
@@ -73,6 +73,11 @@ export interface ExpandOptions {
   missingIsUnmatched?: boolean;
 }
 
+/** fast-glob, loaded on first use: a run over named files never needs it. */
+async function loadGlob(): Promise<typeof FastGlob> {
+  return (await import('fast-glob')).default;
+}
+
 function insideIgnoredFolder(rel: string): boolean {
   return rel.split(/[\\/]/).some((seg) => seg === 'node_modules' || seg === '.git');
 }
@@ -126,6 +131,7 @@ export async function expandInputs(
     const display = base === io.cwd ? arg : shown(absolute);
     if (stat?.isDirectory() && options.expandDirectories) {
       // Globbed from the base folder, so ignore patterns (relative to it) apply inside the folder too.
+      const fg = await loadGlob();
       const inside = rel.startsWith('..') || path.isAbsolute(rel) ? null : rel;
       const pattern =
         inside === null || inside === ''
@@ -164,6 +170,7 @@ export async function expandInputs(
       unmatched(arg);
       continue;
     }
+    const fg = await loadGlob();
     const matches = await fg(arg, {
       cwd: base,
       ignore,
