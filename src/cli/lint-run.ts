@@ -177,7 +177,7 @@ export async function runLint(
       const ranges = await splitAtLines(
         input.absolute,
         size,
-        Math.max(SPLIT_MIN_BYTES / 2, Math.ceil(size / (jobs * 4))),
+        Math.max(SPLIT_MIN_BYTES / 8, Math.ceil(size / (jobs * 8))),
       );
       for (const range of ranges)
         tasks.push({ file: input.display, absolute: input.absolute, options, range });
