@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A shim around main(): the process's own I/O in, the exit code out.
-import { main } from '../dist/cli/main.js';
+import { main } from '../dist/bundle/main.js';
 
 const controller = new AbortController();
 let interrupts = 0;

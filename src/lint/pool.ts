@@ -9,8 +9,16 @@ import { fileURLToPath } from 'node:url';
 import { runLintTaskSync, type LintTask, type TaskResult } from './tasks.js';
 import { packBatch } from './worker.js';
 
-/** The built worker: tests run from src/, whose .ts files a worker thread cannot load. */
-const WORKER = fileURLToPath(new URL('../../dist/lint/worker.js', import.meta.url));
+/**
+ * The built worker: beside this module in dist/bundle/ (the CLI) and in dist/lint/ (the
+ * library); tests run from src/, whose .ts files a worker thread cannot load, and use dist/lint/.
+ */
+const WORKER = [
+  new URL('./worker.js', import.meta.url),
+  new URL('../../dist/lint/worker.js', import.meta.url),
+]
+  .map((url) => fileURLToPath(url))
+  .find((file) => existsSync(file));
 
 /** A batch closes at this many tasks or this many bytes (a byte range is always alone). */
 const BATCH_TASKS = 256;
@@ -62,7 +70,7 @@ export interface LintPool {
  */
 export async function startPool(jobs: number): Promise<LintPool | null> {
   const threads = jobs - 1;
-  if (threads < 1 || !existsSync(WORKER)) return null;
+  if (threads < 1 || WORKER === undefined) return null;
   const { default: Tinypool } = await import('tinypool');
   const pool = new Tinypool({
     filename: WORKER,
