@@ -4,6 +4,7 @@
  * one thread, shards cover the file list, and merged shard reports equal the
  * unsharded report. Speed itself is measured by `npm run bench`, not here.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -147,6 +148,29 @@ describe('worker threads', () => {
       expect(b.stdout).toBe(a.stdout);
     }
   });
+});
+
+describe('threads started early', () => {
+  const bin = path.join(ROOT, 'bin/histlint.js');
+  it.runIf(existsSync(path.join(ROOT, 'dist/bundle/worker.js')))(
+    'do not change how lint fails before the work is handed out',
+    () => {
+      // A glob with --jobs starts worker threads before expansion; each of these then fails.
+      for (const args of [
+        ['lint', 'nothing-here/*.json', '--jobs', '2'],
+        ['lint', '*.jsonl', '--jobs', '2', '--shard', '3/2'],
+      ]) {
+        const r = spawnSync(process.execPath, [bin, ...args], {
+          cwd: work,
+          encoding: 'utf8',
+          timeout: 20_000,
+        });
+        expect(r.signal, `${args.join(' ')} had to be killed`).toBeNull();
+        expect(r.status).toBe(2);
+        expect(r.stderr).toMatch(/^histlint: [^\n]+\n$/);
+      }
+    },
+  );
 });
 
 describe('shards', () => {

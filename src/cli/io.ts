@@ -51,6 +51,11 @@ export function toPosix(p: string): string {
 
 const GLOB_CHARS = /[*?[\]{}()!]/;
 
+/** True when a file argument is a glob pattern rather than a plain path. */
+export function hasGlobChars(arg: string): boolean {
+  return GLOB_CHARS.test(arg);
+}
+
 /** Directories never read. */
 export const ALWAYS_IGNORED = ['**/node_modules/**', '**/.git/**'];
 

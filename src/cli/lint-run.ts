@@ -8,7 +8,7 @@ import { loadCliConfig } from './config.js';
 import { FORMAT_NAMES, TARGETS } from '../config/names.js';
 import type { Config } from '../config/schema.js';
 import { countFindings, lintBytes, type EnabledRules, type FileResult } from '../lint/engine.js';
-import { runTasks, startPool } from '../lint/pool.js';
+import { runTasks, startPool, type LintPool } from '../lint/pool.js';
 import { parseShard, shardOf } from '../lint/shard.js';
 import {
   isEventLogFile,
@@ -29,7 +29,15 @@ import { RULES, ruleById, ruleDocsUrl } from '../rules/index.js';
 import type { Severity } from '../rules/rule.js';
 import { colorLevel } from './color.js';
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
-import { expandInputs, print, readStdin, writeAtomic, type InputRef, type Io } from './io.js';
+import {
+  expandInputs,
+  hasGlobChars,
+  print,
+  readStdin,
+  writeAtomic,
+  type InputRef,
+  type Io,
+} from './io.js';
 import { oneLine, pointerTokens } from './options.js';
 import { packageVersion } from './package-info.js';
 
@@ -92,178 +100,219 @@ export async function runLint(
   const ignore = [...(config.ignore ?? []), ...(flags.ignore ?? [])];
   const errorOnUnmatched = flags.errorOnUnmatchedPattern !== false;
 
-  let inputs: InputRef[];
   const useStdin = patterns.length === 1 && patterns[0] === '-';
-  if (useStdin) {
-    if (flags.fix) throw new UsageError('--fix cannot write standard input');
-    inputs = [{ display: flags.stdinFilename ?? '<stdin>' }];
-  } else if (patterns.length > 0 || (config.files !== undefined && config.files.length > 0)) {
-    if (patterns.includes('-')) throw new UsageError('"-" cannot be combined with other patterns');
-    const fromConfig = patterns.length === 0;
-    inputs = await expandInputs(fromConfig ? config.files! : patterns, io, {
-      ignore,
-      errorOnUnmatched,
-      expandDirectories: true,
-      missingIsUnmatched: true,
-      ...(fromConfig ? { base: loaded.dir } : {}),
-    });
-  } else {
-    throw new UsageError('lint needs file patterns (or "files" in histlint.config.json)');
-  }
-
-  const resolver = new SeverityResolver(config, loaded.dir, cliRules, target);
-  if (flags.shard !== undefined) {
-    const shard = parseShard(flags.shard);
-    if (shard === null)
-      throw new UsageError(`--shard "${flags.shard}": expected i/n with 1 <= i <= n`);
-    inputs = shardOf(inputs, shard);
-  }
   const jobs = flags.jobs ?? availableParallelism();
-  const leavePending = flags.leavePending === true;
-  // Task options are shared by every file with the same rules and kind (the resolver returns one Map per rule set).
-  const optionCache = new Map<EnabledRules, Map<string, TaskOptions>>();
-  const taskOptionsFor = (input: InputRef): TaskOptions => {
-    const rules = resolver.forFile(input.absolute);
-    const kind = kindFromName(input.absolute ?? flags.stdinFilename ?? '');
-    let byKind = optionCache.get(rules);
-    if (byKind === undefined) optionCache.set(rules, (byKind = new Map()));
-    const key = kind ?? '';
-    let o = byKind.get(key);
-    if (o === undefined) {
-      o = { rules: [...rules], pointer, leavePending };
-      if (from !== undefined) o.from = from;
-      if (kind !== undefined) o.kind = kind;
-      byKind.set(key, o);
-    }
-    return o;
-  };
-
-  // Threads start now, loading their code while this thread sizes and cuts the work. Without
-  // --jobs, a run of a few small files stays in this thread: starting threads would cost more.
-  const mayBeSmall = flags.jobs === undefined && inputs.length < SMALL_RUN_FILES;
-  let pool = jobs > 1 && !mayBeSmall ? await startPool(jobs) : null;
-
-  // One task per file; a big JSONL file is cut into line-aligned byte ranges so all cores share it.
-  const tasks: LintTask[] = [];
-  const sizes: number[] = [];
-  const slots: { input: InputRef; first: number; count: number }[] = [];
-  let totalBytes = 0;
-  for (const input of inputs) {
-    if (input.absolute === undefined) {
-      slots.push({ input, first: -1, count: 0 });
-      continue;
-    }
-    const options = taskOptionsFor(input);
-    const kind = options.kind ?? kindFromName(input.absolute);
-    // Only JSONL sizes matter before reading (to cut big files); a stat per small file would cost a syscall each.
-    let size = 0;
-    if (kind === 'jsonl') {
-      try {
-        const st = statSync(input.absolute);
-        size = st.isFile() ? st.size : 0;
-      } catch {
-        // Unreadable: the task reports it.
-      }
-    }
-    totalBytes += size;
-    const sizeIndex = tasks.length;
-    const first = tasks.length;
-    if (
-      jobs > 1 &&
-      size >= SPLIT_MIN_BYTES &&
-      kind === 'jsonl' &&
-      !(await isEventLogFile(input.absolute, toLintOptions(options)))
-    ) {
-      const ranges = await splitAtLines(
-        input.absolute,
-        size,
-        Math.max(SPLIT_MIN_BYTES / 8, Math.ceil(size / (jobs * 8))),
-      );
-      for (const range of ranges)
-        tasks.push({ file: input.display, absolute: input.absolute, options, range });
-    } else {
-      tasks.push({ file: input.display, absolute: input.absolute, options });
-    }
-    for (let k = sizeIndex; k < tasks.length; k++) sizes[k] = size;
-    slots.push({ input, first, count: tasks.length - first });
+  // A run that looks big (a folder, a glob, many names, or --jobs) starts its threads before
+  // the inputs are expanded, so they load their code while this thread walks the file system.
+  const early =
+    jobs > 1 &&
+    !useStdin &&
+    (flags.jobs !== undefined ||
+      (patterns.length > 0
+        ? looksBig(patterns, io.cwd)
+        : looksBig(config.files ?? [], loaded.dir ?? io.cwd)));
+  const earlyPool = early ? startPool(jobs) : Promise.resolve(null);
+  try {
+    return await lintInputs(earlyPool);
+  } catch (e) {
+    // Whatever failed before the work was handed out, the threads must not keep the process alive.
+    await (await earlyPool)?.destroy();
+    throw e;
   }
 
-  const progress = createProgress(io, flags.progress, tasks.length);
-  if (pool === null && mayBeSmall && jobs > 1 && totalBytes >= SMALL_RUN_BYTES)
-    pool = await startPool(jobs);
-  const taskResults = await runTasks(
-    tasks,
-    pool,
-    (r) => progress.update(r.bytes),
-    io.signal,
-    sizes,
-  );
-  progress.done();
-
-  const files: FileResult[] = [];
-  let exit = EXIT_OK;
-  let interrupted = io.signal?.aborted === true;
-  for (const slot of slots) {
-    const input = slot.input;
-    let result: FileResult;
-    if (slot.first === -1) {
-      const options = toLintOptions(taskOptionsFor(input));
-      result = lintBytes(input.display, await readStdin(io), options);
+  async function lintInputs(earlyPool: Promise<LintPool | null>): Promise<number> {
+    let inputs: InputRef[];
+    if (useStdin) {
+      if (flags.fix) throw new UsageError('--fix cannot write standard input');
+      inputs = [{ display: flags.stdinFilename ?? '<stdin>' }];
+    } else if (patterns.length > 0 || (config.files !== undefined && config.files.length > 0)) {
+      if (patterns.includes('-'))
+        throw new UsageError('"-" cannot be combined with other patterns');
+      const fromConfig = patterns.length === 0;
+      inputs = await expandInputs(fromConfig ? config.files! : patterns, io, {
+        ignore,
+        errorOnUnmatched,
+        expandDirectories: true,
+        missingIsUnmatched: true,
+        ...(fromConfig ? { base: loaded.dir } : {}),
+      });
     } else {
-      const parts = taskResults.slice(slot.first, slot.first + slot.count);
-      // includes() sees the holes an interrupted run leaves (some() skips them).
-      if (parts.includes(undefined)) {
-        interrupted = true;
-        break;
-      }
-      result = mergeRanges(parts as TaskResult[]);
+      throw new UsageError('lint needs file patterns (or "files" in histlint.config.json)');
     }
-    if (result.error !== undefined) {
-      print(io.stderr, `histlint: ${input.display}: ${result.error.message}\n`);
-      exit = EXIT_USAGE;
-    }
-    if (flags.fix && input.absolute !== undefined && result.findings.length > 0) {
-      const fixed = await applyFix(input, result, taskOptionsFor(input), io);
-      if (fixed.error) exit = EXIT_USAGE;
-      result = fixed.result;
-    }
-    if (flags.quiet) {
-      const findings = result.findings.filter((f) => f.severity === 'error');
-      result = { ...result, findings, ...countFindings(findings) };
-    }
-    files.push(result);
-  }
 
-  const results: LintResults = {
-    files,
-    errorCount: files.reduce((n, f) => n + f.errorCount, 0),
-    warningCount: files.reduce((n, f) => n + f.warningCount, 0),
-  };
-  const outStream =
-    flags.outputFile === undefined ? io.stdout : { isTTY: false, write: () => true };
-  const text = REPORTERS[format]!(results, {
-    color: colorLevel(flags.color, io.env, outStream) > 0,
-    rules: RULES.map((r) => r.meta),
-    docsUrl: ruleDocsUrl,
-    version: packageVersion(),
+    const resolver = new SeverityResolver(config, loaded.dir, cliRules, target);
+    if (flags.shard !== undefined) {
+      const shard = parseShard(flags.shard);
+      if (shard === null)
+        throw new UsageError(`--shard "${flags.shard}": expected i/n with 1 <= i <= n`);
+      inputs = shardOf(inputs, shard);
+    }
+    const leavePending = flags.leavePending === true;
+    // Task options are shared by every file with the same rules and kind (the resolver returns one Map per rule set).
+    const optionCache = new Map<EnabledRules, Map<string, TaskOptions>>();
+    const taskOptionsFor = (input: InputRef): TaskOptions => {
+      const rules = resolver.forFile(input.absolute);
+      const kind = kindFromName(input.absolute ?? flags.stdinFilename ?? '');
+      let byKind = optionCache.get(rules);
+      if (byKind === undefined) optionCache.set(rules, (byKind = new Map()));
+      const key = kind ?? '';
+      let o = byKind.get(key);
+      if (o === undefined) {
+        o = { rules: [...rules], pointer, leavePending };
+        if (from !== undefined) o.from = from;
+        if (kind !== undefined) o.kind = kind;
+        byKind.set(key, o);
+      }
+      return o;
+    };
+
+    // Threads start now, loading their code while this thread sizes and cuts the work. Without
+    // --jobs, a run of a few small files stays in this thread: starting threads would cost more.
+    const mayBeSmall = flags.jobs === undefined && inputs.length < SMALL_RUN_FILES;
+    let pool = await earlyPool;
+    if (pool === null && jobs > 1 && !mayBeSmall) pool = await startPool(jobs);
+
+    // One task per file; a big JSONL file is cut into line-aligned byte ranges so all cores share it.
+    const tasks: LintTask[] = [];
+    const sizes: number[] = [];
+    const slots: { input: InputRef; first: number; count: number }[] = [];
+    let totalBytes = 0;
+    for (const input of inputs) {
+      if (input.absolute === undefined) {
+        slots.push({ input, first: -1, count: 0 });
+        continue;
+      }
+      const options = taskOptionsFor(input);
+      const kind = options.kind ?? kindFromName(input.absolute);
+      // Only JSONL sizes matter before reading (to cut big files); a stat per small file would cost a syscall each.
+      let size = 0;
+      if (kind === 'jsonl') {
+        try {
+          const st = statSync(input.absolute);
+          size = st.isFile() ? st.size : 0;
+        } catch {
+          // Unreadable: the task reports it.
+        }
+      }
+      totalBytes += size;
+      const sizeIndex = tasks.length;
+      const first = tasks.length;
+      if (
+        jobs > 1 &&
+        size >= SPLIT_MIN_BYTES &&
+        kind === 'jsonl' &&
+        !(await isEventLogFile(input.absolute, toLintOptions(options)))
+      ) {
+        const ranges = await splitAtLines(
+          input.absolute,
+          size,
+          Math.max(SPLIT_MIN_BYTES / 8, Math.ceil(size / (jobs * 8))),
+        );
+        for (const range of ranges)
+          tasks.push({ file: input.display, absolute: input.absolute, options, range });
+      } else {
+        tasks.push({ file: input.display, absolute: input.absolute, options });
+      }
+      for (let k = sizeIndex; k < tasks.length; k++) sizes[k] = size;
+      slots.push({ input, first, count: tasks.length - first });
+    }
+
+    const progress = createProgress(io, flags.progress, tasks.length);
+    if (mayBeSmall && jobs > 1) {
+      if (pool === null && totalBytes >= SMALL_RUN_BYTES) pool = await startPool(jobs);
+      else if (pool !== null && totalBytes < SMALL_RUN_BYTES) {
+        // Started early, but the run is small after all: this thread alone is quicker.
+        await pool.destroy();
+        pool = null;
+      }
+    }
+    const taskResults = await runTasks(
+      tasks,
+      pool,
+      (r) => progress.update(r.bytes),
+      io.signal,
+      sizes,
+    );
+    progress.done();
+
+    const files: FileResult[] = [];
+    let exit = EXIT_OK;
+    let interrupted = io.signal?.aborted === true;
+    for (const slot of slots) {
+      const input = slot.input;
+      let result: FileResult;
+      if (slot.first === -1) {
+        const options = toLintOptions(taskOptionsFor(input));
+        result = lintBytes(input.display, await readStdin(io), options);
+      } else {
+        const parts = taskResults.slice(slot.first, slot.first + slot.count);
+        // includes() sees the holes an interrupted run leaves (some() skips them).
+        if (parts.includes(undefined)) {
+          interrupted = true;
+          break;
+        }
+        result = mergeRanges(parts as TaskResult[]);
+      }
+      if (result.error !== undefined) {
+        print(io.stderr, `histlint: ${input.display}: ${result.error.message}\n`);
+        exit = EXIT_USAGE;
+      }
+      if (flags.fix && input.absolute !== undefined && result.findings.length > 0) {
+        const fixed = await applyFix(input, result, taskOptionsFor(input), io);
+        if (fixed.error) exit = EXIT_USAGE;
+        result = fixed.result;
+      }
+      if (flags.quiet) {
+        const findings = result.findings.filter((f) => f.severity === 'error');
+        result = { ...result, findings, ...countFindings(findings) };
+      }
+      files.push(result);
+    }
+
+    const results: LintResults = {
+      files,
+      errorCount: files.reduce((n, f) => n + f.errorCount, 0),
+      warningCount: files.reduce((n, f) => n + f.warningCount, 0),
+    };
+    const outStream =
+      flags.outputFile === undefined ? io.stdout : { isTTY: false, write: () => true };
+    const text = REPORTERS[format]!(results, {
+      color: colorLevel(flags.color, io.env, outStream) > 0,
+      rules: RULES.map((r) => r.meta),
+      docsUrl: ruleDocsUrl,
+      version: packageVersion(),
+    });
+    if (flags.outputFile !== undefined) {
+      const target = path.resolve(io.cwd, flags.outputFile);
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await writeAtomic(target, text);
+    } else if (text !== '') {
+      print(io.stdout, text);
+    }
+
+    if (interrupted) return EXIT_INTERRUPTED;
+    if (results.errorCount > 0) exit = Math.max(exit, EXIT_FINDINGS);
+    if (flags.maxWarnings !== undefined && results.warningCount > flags.maxWarnings) {
+      if (format === 'stylish') {
+        print(io.stderr, `histlint found too many warnings (maximum: ${flags.maxWarnings}).\n`);
+      }
+      exit = Math.max(exit, EXIT_FINDINGS);
+    }
+    return exit;
+  }
+}
+
+/** True when lint patterns may stand for many files: a glob, a folder, or many names. */
+function looksBig(patterns: readonly string[], base: string): boolean {
+  if (patterns.length >= SMALL_RUN_FILES) return true;
+  return patterns.some((p) => {
+    if (hasGlobChars(p)) return true;
+    try {
+      return statSync(path.resolve(base, p)).isDirectory();
+    } catch {
+      return false;
+    }
   });
-  if (flags.outputFile !== undefined) {
-    const target = path.resolve(io.cwd, flags.outputFile);
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await writeAtomic(target, text);
-  } else if (text !== '') {
-    print(io.stdout, text);
-  }
-
-  if (interrupted) return EXIT_INTERRUPTED;
-  if (results.errorCount > 0) exit = Math.max(exit, EXIT_FINDINGS);
-  if (flags.maxWarnings !== undefined && results.warningCount > flags.maxWarnings) {
-    if (format === 'stylish') {
-      print(io.stderr, `histlint found too many warnings (maximum: ${flags.maxWarnings}).\n`);
-    }
-    exit = Math.max(exit, EXIT_FINDINGS);
-  }
-  return exit;
 }
 
 /** Below both of these, a run without --jobs does not start worker threads. */
