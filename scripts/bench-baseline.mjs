@@ -1,25 +1,32 @@
 // The benchmark's baseline, as a program of its own so it pays the same process start-up as
-// histlint: read + strict UTF-8 decode + JSON.parse on one thread, nothing else.
-// Usage: node scripts/bench-baseline.mjs files DIR | jsonl FILE. Prints the conversations parsed.
-import { closeSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
+// histlint: read + strict UTF-8 decode + JSON.parse, nothing else.
+// Usage: node scripts/bench-baseline.mjs files DIR | jsonl FILE [THREADS]. Prints the
+// conversations parsed. With THREADS > 1 the same work is shared by this thread and
+// THREADS - 1 worker threads (files dealt round-robin, JSONL cut into line-aligned byte
+// ranges): what bare parsing reaches on this machine's cores, the ceiling for parallel lint.
+import { closeSync, fstatSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
-const [mode, target] = process.argv.slice(2);
 const decoder = new TextDecoder('utf-8', { fatal: true });
-let n = 0;
-if (mode === 'files') {
-  for (const f of readdirSync(target)) {
-    JSON.parse(decoder.decode(readFileSync(path.join(target, f))));
-    n++;
-  }
-} else {
-  // Chunked, as histlint reads JSONL: Buffer.indexOf(10) + decode + JSON.parse per line.
-  const fd = openSync(target, 'r');
+
+function parseFiles(files) {
+  for (const f of files) JSON.parse(decoder.decode(readFileSync(f)));
+  return files.length;
+}
+
+// Chunked, as histlint reads JSONL: Buffer.indexOf(10) + decode + JSON.parse per line, for the
+// lines that start in [start, end).
+function parseJsonl(file, start, end) {
+  const fd = openSync(file, 'r');
   const buf = Buffer.allocUnsafe(1 << 20);
   let carry = null;
-  for (;;) {
-    const read = readSync(fd, buf, 0, buf.length, null);
+  let position = start;
+  let n = 0;
+  while (position < end) {
+    const read = readSync(fd, buf, 0, Math.min(buf.length, end - position), position);
     if (read === 0) break;
+    position += read;
     let from = 0;
     for (;;) {
       const nl = buf.indexOf(10, from);
@@ -37,5 +44,65 @@ if (mode === 'files') {
     }
   }
   closeSync(fd);
+  return n;
 }
-process.stdout.write(`${n}\n`);
+
+/** Byte offsets that cut `file` into `parts` pieces at line starts. */
+function cuts(file, parts) {
+  const fd = openSync(file, 'r');
+  const size = fstatSync(fd).size;
+  const out = [0];
+  const buf = Buffer.allocUnsafe(1 << 16);
+  for (let k = 1; k < parts; k++) {
+    let at = Math.max(Math.floor((size * k) / parts), out[out.length - 1]);
+    for (;;) {
+      const read = readSync(fd, buf, 0, buf.length, at);
+      if (read === 0) {
+        at = size;
+        break;
+      }
+      const nl = buf.subarray(0, read).indexOf(10);
+      if (nl !== -1) {
+        at += nl + 1;
+        break;
+      }
+      at += read;
+    }
+    out.push(at);
+  }
+  closeSync(fd);
+  out.push(size);
+  return out;
+}
+
+function work(job) {
+  return job.mode === 'files' ? parseFiles(job.files) : parseJsonl(job.file, job.start, job.end);
+}
+
+if (!isMainThread) {
+  parentPort.postMessage(work(workerData));
+} else {
+  const [mode, target, threadsArg] = process.argv.slice(2);
+  const threads = Math.max(1, Number(threadsArg ?? 1));
+  const jobs = [];
+  if (mode === 'files') {
+    const files = readdirSync(target).map((f) => path.join(target, f));
+    for (let t = 0; t < threads; t++)
+      jobs.push({ mode, files: files.filter((_, k) => k % threads === t) });
+  } else {
+    const at = cuts(target, threads);
+    for (let t = 0; t < threads; t++)
+      jobs.push({ mode, file: target, start: at[t], end: at[t + 1] });
+  }
+  const others = jobs.slice(1).map(
+    (job) =>
+      new Promise((resolve, reject) => {
+        const w = new Worker(new URL(import.meta.url), { workerData: job });
+        w.once('message', resolve);
+        w.once('error', reject);
+      }),
+  );
+  let n = work(jobs[0]);
+  for (const count of await Promise.all(others)) n += count;
+  process.stdout.write(`${n}\n`);
+}
