@@ -13,7 +13,9 @@ import { JsonParseError, parseJson, type JsonValue } from '../model/json.js';
 import { escapePointerToken, toPointer, valueAt } from '../model/pointer.js';
 import { LineIndex, locatePointers } from '../model/positions.js';
 import { ruleById, RULES } from '../rules/index.js';
+import { PART_TYPES, type PartType } from '../model/types.js';
 import {
+  OTHER_PART_TYPES,
   renderMessage,
   type LintSubject,
   type Report,
@@ -140,20 +142,30 @@ const active: { subject: LintSubject | undefined; out: RawFinding[] | undefined 
   out: undefined,
 };
 
-const RUNNERS = new WeakMap<
-  EnabledRules,
-  { checks: RuleRunner[]; messageVisitors: RuleRunner[]; partVisitors: RuleRunner[] }
->();
-
-/** The runners of the enabled rules, split by how they look at a conversation. */
-function runnersFor(rules: EnabledRules): {
+/** The runners of a set of enabled rules, split by how they look at a conversation. */
+interface Runners {
   checks: RuleRunner[];
   messageVisitors: RuleRunner[];
-  partVisitors: RuleRunner[];
-} {
+  /** Part visitors by v1 part type, and for every other type. */
+  partVisitors: Map<string, RuleRunner[]>;
+  otherPartVisitors: RuleRunner[];
+  /** True when some part visitor runs at all. */
+  anyPartVisitor: boolean;
+}
+
+const RUNNERS = new WeakMap<EnabledRules, Runners>();
+
+/** The runners of the enabled rules. */
+function runnersFor(rules: EnabledRules): Runners {
   let runners = RUNNERS.get(rules);
   if (runners !== undefined) return runners;
-  runners = { checks: [], messageVisitors: [], partVisitors: [] };
+  runners = {
+    checks: [],
+    messageVisitors: [],
+    partVisitors: new Map(PART_TYPES.map((t) => [t, []])),
+    otherPartVisitors: [],
+    anyPartVisitor: false,
+  };
   for (const rule of CHECK_RULES) {
     const severity = rules.get(rule.meta.id);
     if (severity === undefined) continue;
@@ -174,7 +186,14 @@ function runnersFor(rules: EnabledRules): {
     const runner = { rule, ctx };
     if (rule.check !== undefined) runners.checks.push(runner);
     if (rule.message !== undefined) runners.messageVisitors.push(runner);
-    if (rule.part !== undefined) runners.partVisitors.push(runner);
+    if (rule.part !== undefined) {
+      const wanted = rule.partTypes;
+      for (const [type, list] of runners.partVisitors)
+        if (wanted === undefined || wanted.includes(type as PartType)) list.push(runner);
+      if (wanted === undefined || wanted.includes(OTHER_PART_TYPES))
+        runners.otherPartVisitors.push(runner);
+      runners.anyPartVisitor = true;
+    }
   }
   RUNNERS.set(rules, runners);
   return runners;
@@ -257,18 +276,23 @@ function lintConversation(
   active.out = out;
   try {
     for (const r of runners.checks) r.rule.check!(subject, r.ctx);
-    // One pass over messages and parts for every visitor rule.
-    const { messageVisitors, partVisitors } = runners;
-    if (messageVisitors.length > 0 || partVisitors.length > 0) {
+    // One pass over messages and parts for every visitor rule; a part meets only the visitors
+    // that asked for its type.
+    const { messageVisitors, partVisitors, otherPartVisitors, anyPartVisitor } = runners;
+    if (messageVisitors.length > 0 || anyPartVisitor) {
       const messages = subject.messages;
       for (let i = 0; i < messages.length; i++) {
         const m = messages[i]!;
         for (const v of messageVisitors) v.rule.message!(m, i, subject, v.ctx);
-        if (partVisitors.length === 0) continue;
+        if (!anyPartVisitor) continue;
         const parts = m.parts;
         for (let j = 0; j < parts.length; j++) {
           const p = parts[j]!;
-          for (const v of partVisitors) v.rule.part!(p, i, j, subject, v.ctx);
+          const visitors = partVisitors.get(p.type) ?? otherPartVisitors;
+          for (let k = 0; k < visitors.length; k++) {
+            const v = visitors[k]!;
+            v.rule.part!(p, i, j, subject, v.ctx);
+          }
         }
       }
     }

@@ -16,6 +16,7 @@ export default defineRule({
       result: 'tool result{name} has no "callId", so it cannot be paired with its call',
     },
   },
+  partTypes: ['tool-call', 'tool-result'],
   part(part, i, j, _subject, ctx) {
     const type = part.type;
     if (

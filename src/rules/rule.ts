@@ -6,7 +6,7 @@
  */
 import type { Pairing } from '../core/pairing.js';
 import type { JsonValue } from '../model/json.js';
-import type { Message, Part } from '../model/types.js';
+import type { Message, Part, PartType } from '../model/types.js';
 
 /** A rule's severity as configured. */
 export type Severity = 'off' | 'warn' | 'error';
@@ -74,6 +74,14 @@ export interface RuleContext {
  */
 export interface Rule {
   meta: RuleMeta;
+  /**
+   * The part types `part` is called for (every part when absent):
+   * {@link OTHER_PART_TYPES} stands for every type outside the v1 table. The
+   * engine reads each part's type once and calls only the visitors that
+   * asked for it, so the declaration must cover every part the visitor can
+   * report on (a test checks that it reports nothing on any other part).
+   */
+  partTypes?: readonly (PartType | typeof OTHER_PART_TYPES)[];
   check?(subject: LintSubject, ctx: RuleContext): void;
   message?(message: Message, messageIndex: number, subject: LintSubject, ctx: RuleContext): void;
   part?(
@@ -84,6 +92,9 @@ export interface Rule {
     ctx: RuleContext,
   ): void;
 }
+
+/** In {@link Rule.partTypes}: the part types outside the v1 table. */
+export const OTHER_PART_TYPES = '<other>';
 
 /** Declares a rule (an identity function that fixes the type). */
 export function defineRule(rule: Rule): Rule {

@@ -15,6 +15,7 @@ export default defineRule({
     fixable: false,
     messages: { truncated: 'arguments of tool call{id} are not a JSON object: {preview}' },
   },
+  partTypes: ['tool-call'],
   part(part, i, j, _subject, ctx) {
     if (part.type !== 'tool-call' || typeof part.arguments !== 'string') return;
     if (isObjectJsonText(part.arguments)) return;

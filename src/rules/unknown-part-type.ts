@@ -4,7 +4,7 @@
  * reported.
  */
 import { CONTENT_PART_TYPES, isObject, PART_TYPES } from '../model/types.js';
-import { defineRule } from './rule.js';
+import { defineRule, OTHER_PART_TYPES } from './rule.js';
 
 const KNOWN = new Set<string>(PART_TYPES);
 const CONTENT = new Set<string>(CONTENT_PART_TYPES);
@@ -30,6 +30,7 @@ export default defineRule({
       unknownContent: 'unknown part type "{type}" in tool result content',
     },
   },
+  partTypes: ['tool-result', OTHER_PART_TYPES],
   part(part, i, j, subject, ctx) {
     // A foreign format's own blocks with no v1 equivalent are carried as `<format>:<type>`: known there.
     if (!KNOWN.has(part.type) && !isOwnType(part.type, subject.format)) {

@@ -20,6 +20,7 @@ export default defineRule({
       notString: '{kind} URL is not a string; sanitize drops the part',
     },
   },
+  partTypes: ['image', 'document', 'tool-result'],
   part(part, i, j, _subject, ctx) {
     const scheme = unsafeMediaScheme(part);
     if (scheme !== null) {
