@@ -189,7 +189,7 @@ export async function expandInputs(
       const prefix = root.endsWith(path.sep) ? root : root + path.sep;
       const relativeToCwd = root === io.cwd;
       for (const m of matches) {
-        const abs = prefix + m.split('/').join(path.sep);
+        const abs = prefix + (path.sep === '/' ? m : m.split('/').join(path.sep));
         add(abs, relativeToCwd ? m : shown(abs));
       }
       continue;
