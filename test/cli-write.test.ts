@@ -290,3 +290,35 @@ describe('an interrupt', () => {
     expectUntouched(dir);
   });
 });
+
+describe('an output file that cannot be written', () => {
+  // A folder where the report should go: one line naming the file, exit 2, no temp file left.
+  it.each([
+    [['lint', 'history.json', '--format', 'json', '-o', 'out']],
+    [['merge-reports', 'report.json', '-o', 'out']],
+    [['normalize', 'history.json', '--report-file', 'out']],
+  ])('%j fails in one line naming it', async (argv) => {
+    const dir = folder({
+      'history.json': DANGLING_TEXT,
+      'report.json': JSON.stringify({ files: [], errorCount: 0, warningCount: 0 }),
+    });
+    mkdirSync(path.join(dir, 'out'));
+    const result = await runCli(argv, { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^histlint: cannot write out: is a directory, not a file\n$/m);
+    expect(result.stderr).not.toMatch(/\.tmp|internal error|EISDIR/);
+    expect(tempsIn(dir)).toEqual([]);
+  });
+
+  it('-o of normalize reports the file, not the temp file, and the other files still run', async () => {
+    const dir = folder({ 'history.json': DANGLING_TEXT });
+    mkdirSync(path.join(dir, 'out'));
+    const result = await runCli(['normalize', 'history.json', '-o', 'out'], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      'history.json: error: cannot write: is a directory, not a file',
+    );
+    expect(result.stderr).not.toMatch(/\.tmp|EISDIR/);
+    expect(tempsIn(dir)).toEqual([]);
+  });
+});

@@ -361,6 +361,21 @@ export async function writeAtomic(target: string, data: string): Promise<void> {
   }
 }
 
+/**
+ * Writes an output file the user named (`-o`, `--report-file`): folders
+ * created, written atomically; a failure is a one-line usage error naming the
+ * file (never the temp file's name).
+ */
+export async function writeOutputFile(io: Io, file: string, text: string): Promise<void> {
+  const target = path.resolve(io.cwd, file);
+  try {
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await writeAtomic(target, text);
+  } catch (e) {
+    throw new UsageError(`cannot write ${file}: ${describeFsError(e)}`);
+  }
+}
+
 /** Writes text to a stream. */
 export function print(stream: OutputStream, text: string): void {
   stream.write(text);

@@ -35,6 +35,7 @@ import {
   print,
   readStdin,
   writeAtomic,
+  writeOutputFile,
   type InputRef,
   type Io,
 } from './io.js';
@@ -283,9 +284,7 @@ export async function runLint(
       version: packageVersion(),
     });
     if (flags.outputFile !== undefined) {
-      const target = path.resolve(io.cwd, flags.outputFile);
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      await writeAtomic(target, text);
+      await writeOutputFile(io, flags.outputFile, text);
     } else if (text !== '') {
       print(io.stdout, text);
     }

@@ -31,6 +31,8 @@ import {
   print,
   readInput,
   writeAtomic,
+  writeOutputFile,
+  describeFsError,
   type InputRef,
   type Io,
 } from './io.js';
@@ -322,7 +324,7 @@ export async function runTransform(
         await emit(input, outcome, mode, flags, io, outTargets, clearOnce);
       } catch (e) {
         outcome.entries = [
-          errorEntry(input.display, new SourceError(`cannot write: ${oneLine(e)}`)),
+          errorEntry(input.display, new SourceError(`cannot write: ${describeFsError(e)}`)),
         ];
         outcome.exit = EXIT_USAGE;
       }
@@ -338,11 +340,7 @@ export async function runTransform(
 
   const json = JSON.stringify({ files: report }, null, 2) + '\n';
   if (flags.reportFormat === 'json') print(io.stderr, json);
-  if (flags.reportFile !== undefined) {
-    const target = path.resolve(io.cwd, flags.reportFile);
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await writeAtomic(target, json);
-  }
+  if (flags.reportFile !== undefined) await writeOutputFile(io, flags.reportFile, json);
   return interrupted ? EXIT_INTERRUPTED : exit;
 }
 

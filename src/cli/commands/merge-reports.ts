@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit-codes.js';
-import { print, writeAtomic } from '../io.js';
+import { print, writeOutputFile } from '../io.js';
 import type { CommandContext } from '../options.js';
 
 /** Adds the command. */
@@ -59,7 +59,7 @@ export function registerMergeReports(program: Command, ctx: CommandContext): voi
       }
       const text = JSON.stringify(merged, null, 2) + '\n';
       if (opts.outputFile === undefined) print(ctx.io.stdout, text);
-      else await writeAtomic(path.resolve(ctx.io.cwd, opts.outputFile), text);
+      else await writeOutputFile(ctx.io, opts.outputFile, text);
       // Like lint itself: the merged run has errors, so CI fails on it.
       ctx.setExit(errors > 0 ? EXIT_FINDINGS : EXIT_OK);
     });
