@@ -322,3 +322,32 @@ describe('an output file that cannot be written', () => {
     expect(tempsIn(dir)).toEqual([]);
   });
 });
+
+describe('an output that would overwrite an input', () => {
+  // SPEC §6: no input changes without --write, whatever flag names it as an output.
+  it.each([
+    [['normalize', 'history.json', '-o', 'history.json'], '-o history.json'],
+    [['normalize', 'history.json', '--out-dir', '.'], '--out-dir . would overwrite the input'],
+    [['normalize', 'history.json', '--report-file', 'history.json'], '--report-file history.json'],
+    [['sanitize', 'link.json', '-o', 'history.json'], '-o history.json'],
+    [['lint', 'history.json', '-o', 'history.json'], '-o history.json'],
+    [['merge-reports', 'report.json', '-o', 'report.json'], '-o report.json'],
+  ])('%j is refused and the input kept', async (argv, message) => {
+    const report = JSON.stringify({ files: [], errorCount: 0, warningCount: 0 });
+    const dir = folder({ 'history.json': DANGLING_TEXT, 'report.json': report });
+    symlinkSync(path.join(dir, 'history.json'), path.join(dir, 'link.json'));
+    const result = await runCli(argv, { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(read(dir, 'history.json')).toBe(DANGLING_TEXT);
+    expect(read(dir, 'report.json')).toBe(report);
+  });
+
+  it('--out-dir elsewhere still writes', async () => {
+    const dir = folder({ 'history.json': DANGLING_TEXT });
+    const result = await runCli(['normalize', 'history.json', '--out-dir', 'out'], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(read(dir, 'out/history.json')).toBe(REPAIRED_TEXT);
+  });
+});

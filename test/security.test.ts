@@ -637,3 +637,63 @@ describe('properties against the WHATWG parser', () => {
     );
   });
 });
+
+describe('the human report of a hostile history', () => {
+  // Ids, names, part types and file names come from the input: a line break would forge a
+  // report line, an escape sequence would recolor the terminal, a bidi override would hide text.
+  const hostile = 'c\nfake.json: unchanged\u001b[31m\u202e\u2028';
+  const history = JSON.stringify([
+    { role: 'user', parts: [{ type: 'text', text: 'hi' }] },
+    {
+      role: 'assistant',
+      parts: [
+        { type: 'tool-call', id: hostile, name: hostile, arguments: `{"a":"${'\\u001b'}` },
+        { type: 'image', url: 'file:///etc/passwd' },
+      ],
+    },
+    { role: 'tool', parts: [{ type: 'tool-result', callId: `${hostile}x`, content: [] }] },
+  ]);
+
+  it.each(['normalize', 'sanitize'])('%s shows every such character escaped', async (command) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'histlint-hostile-'));
+    try {
+      writeFileSync(path.join(dir, 'h.json'), history);
+      const result = await runCli([command, 'h.json', '--no-color'], { cwd: dir });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u202e]/);
+      // Every line is the file's own: a summary or an indented detail, none forged.
+      for (const line of result.stderr.trimEnd().split('\n'))
+        expect(line).toMatch(/^(h\.json: | {2}message \d+)/);
+      expect(result.stderr).toContain('\\u000a');
+      expect(result.stderr).toContain('\\u001b');
+      expect(result.stderr).toContain('\\u202e');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a file name and a pointer with a line break stay on one escaped line', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'histlint-hostile-'));
+    try {
+      writeFileSync(path.join(dir, 'bad\nname.json'), '{');
+      writeFileSync(path.join(dir, 'w.json'), '{"a": 1}');
+      const bad = await runCli(['normalize', 'bad\nname.json', '--no-color'], { cwd: dir });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(bad.stderr).toContain('bad\\u000aname.json:1:');
+      const ptr = await runCli(['normalize', 'w.json', '--pointer', '/a\nb', '--no-color'], {
+        cwd: dir,
+      });
+      expect(ptr.code).toBe(2);
+      expect(ptr.stderr).toBe('w.json: error: nothing at pointer "/a\\nb"\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('"-" given twice is a usage error', async () => {
+    const result = await runCli(['normalize', '-', '-', '--check'], { stdin: history });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('histlint: "-" (standard input) is given more than once\n');
+  });
+});

@@ -4,7 +4,7 @@
  * run can recognize and clear.
  */
 import { randomBytes } from 'node:crypto';
-import { promises as fs, readdirSync, type Dirent } from 'node:fs';
+import { promises as fs, readdirSync, realpathSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import type FastGlob from 'fast-glob';
 import picomatch from 'picomatch';
@@ -162,6 +162,8 @@ export async function expandInputs(
   };
   for (const arg of args) {
     if (arg === '-') {
+      if (out.some((i) => i.absolute === undefined))
+        throw new UsageError('"-" (standard input) is given more than once');
       out.push({ display: options.stdinName ?? '<stdin>' });
       continue;
     }
@@ -358,6 +360,49 @@ export async function writeAtomic(target: string, data: string): Promise<void> {
     await dir.close();
   } catch {
     // Some file systems refuse to open or sync a folder; the rename is done either way.
+  }
+}
+
+/**
+ * The paths of a command's inputs, to refuse an output that would overwrite
+ * one: no input changes without `--write` (SPEC §6).
+ */
+export class InputPaths {
+  private readonly paths = new Set<string>();
+
+  constructor(inputs: readonly InputRef[]) {
+    // Folders and globs never yield symbolic links; a path named on the command line may be
+    // one, so a short list (the only kind that names paths one by one) is resolved too.
+    const resolveLinks = inputs.length <= 256;
+    for (const input of inputs) {
+      if (input.absolute === undefined) continue;
+      this.paths.add(input.absolute);
+      if (resolveLinks) {
+        try {
+          this.paths.add(realpathSync(input.absolute));
+        } catch {
+          // Unreadable: reading it reports the problem.
+        }
+      }
+    }
+  }
+
+  /** True when writing `target` (an absolute path) would overwrite an input. */
+  has(target: string): boolean {
+    if (this.paths.has(target)) return true;
+    try {
+      return this.paths.has(realpathSync(target));
+    } catch {
+      return false; // not there yet, so no input
+    }
+  }
+
+  /** Throws a usage error when the output file `file` (as given to `option`) is an input. */
+  refuseOutput(io: Io, option: string, file: string): void {
+    if (this.has(path.resolve(io.cwd, file)))
+      throw new UsageError(
+        `${option} ${file} is one of the inputs; inputs change only with --write`,
+      );
   }
 }
 

@@ -32,6 +32,7 @@ import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from
 import {
   expandInputs,
   hasGlobChars,
+  InputPaths,
   print,
   readStdin,
   writeAtomic,
@@ -141,6 +142,9 @@ export async function runLint(
       throw new UsageError('lint needs file patterns (or "files" in histlint.config.json)');
     }
 
+    // The report never replaces an input (one run's report, linted by the next, is one).
+    if (flags.outputFile !== undefined)
+      new InputPaths(inputs).refuseOutput(io, '-o', flags.outputFile);
     const resolver = new SeverityResolver(config, loaded.dir, cliRules, target);
     if (flags.shard !== undefined) {
       const shard = parseShard(flags.shard);

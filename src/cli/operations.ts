@@ -9,6 +9,7 @@ import { budgetHistory, trimHistory, type TrimReport } from '../core/trim.js';
 import type { TokenCounter } from '../core/tokens.js';
 import type { ConversationFormat, Loss } from '../formats/format.js';
 import type { Message } from '../model/types.js';
+import { terminalSafe } from '../reporters/terminal.js';
 
 /** What an operation returns for one conversation. */
 export interface OperationOutcome {
@@ -37,9 +38,13 @@ function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
 }
 
+// Ids, names and types below come from the history, which may be hostile: they are shown with
+// control, bidi and line-breaking characters escaped, so a history cannot forge a report line
+// or move the cursor.
+
 function callLabel(callId: string | undefined, name: string | undefined): string {
-  const id = callId === undefined ? 'without id' : callId;
-  return name === undefined ? `call ${id}` : `call ${id} (${name})`;
+  const id = callId === undefined ? 'without id' : terminalSafe(callId);
+  return name === undefined ? `call ${id}` : `call ${id} (${terminalSafe(name)})`;
 }
 
 /** Human lines for a repair report. */
@@ -67,14 +72,15 @@ export function describeRepair(
   for (const d of repair.dropped) {
     details.push([
       d.messageIndex,
-      `message ${d.messageIndex}: ${chalk.red('dropped')} the result for call ${d.callId} (${reasons[d.reason]})`,
+      `message ${d.messageIndex}: ${chalk.red('dropped')} the result for call ${terminalSafe(d.callId)} (${reasons[d.reason]})`,
     ]);
   }
   for (const t of repair.truncated) {
-    const shown =
+    const shown = terminalSafe(
       t.arguments.length > 40
         ? JSON.stringify(t.arguments.slice(0, 40)) + '…'
-        : JSON.stringify(t.arguments);
+        : JSON.stringify(t.arguments),
+    );
     details.push([
       t.messageIndex,
       `message ${t.messageIndex}: ${chalk.yellow('truncated')} arguments of ${callLabel(t.callId, t.name)}: ${shown} (left as is)`,
@@ -124,9 +130,10 @@ export function sanitizeOperation(options: NormalizeOptions): Operation {
           u.contentIndex === undefined
             ? `part ${u.partIndex}`
             : `part ${u.partIndex} content ${u.contentIndex}`;
-        const scheme = u.scheme === '' ? 'a URL without a scheme' : `scheme "${u.scheme}"`;
+        const scheme =
+          u.scheme === '' ? 'a URL without a scheme' : `scheme "${terminalSafe(u.scheme)}"`;
         details.push(
-          `message ${u.messageIndex} ${where}: ${chalk.red('dropped')} ${u.kind} with ${scheme}`,
+          `message ${u.messageIndex} ${where}: ${chalk.red('dropped')} ${terminalSafe(u.kind)} with ${scheme}`,
         );
       }
       for (const i of s.removedMessages)
@@ -191,7 +198,7 @@ export function convertOperation(to: ConversationFormat, lossy: boolean): Operat
           l.messageIndex === undefined
             ? ''
             : `message ${l.messageIndex}${l.partIndex === undefined ? '' : ` part ${l.partIndex}`}: `;
-        return `${where}lost ${l.what}`;
+        return `${where}lost ${terminalSafe(l.what)}`;
       });
       const lost =
         r.losses === undefined || r.losses.length === 0

@@ -114,7 +114,8 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
         if (flags.line !== undefined && unit.line !== flags.line) continue;
         if (unit.error !== undefined) throw unit.error;
         const target = valueAt(unit.value!, pointer);
-        if (target === undefined) throw new SourceError(`nothing at pointer "${flags.pointer}"`);
+        if (target === undefined)
+          throw new SourceError(`nothing at pointer ${JSON.stringify(flags.pointer)}`);
         const format = detectFormat(target, from);
         const { messages } = format.read(target).conversation;
         const findings = lintText(

@@ -16,6 +16,7 @@ import {
   type SourceDocument,
 } from '../model/document.js';
 import { SourceError } from '../model/errors.js';
+import { terminalSafe } from '../reporters/terminal.js';
 import { chalkFor } from './color.js';
 import {
   EXIT_FINDINGS,
@@ -28,6 +29,7 @@ import {
 import {
   clearStaleTemps,
   expandInputs,
+  InputPaths,
   print,
   readInput,
   writeAtomic,
@@ -232,7 +234,9 @@ function humanLines(
   const notWritten =
     outcome.text === undefined && outcome.entries.some((e) => e.error !== undefined);
   for (const entry of outcome.entries) {
-    const where = entry.line === undefined ? entry.file : `${entry.file}:${entry.line}`;
+    // File names and messages may hold anything a file name or a history can.
+    const file = terminalSafe(entry.file);
+    const where = entry.line === undefined ? file : `${file}:${entry.line}`;
     if (entry.error !== undefined) {
       const pos =
         entry.error.line !== undefined && entry.line === undefined
@@ -240,7 +244,9 @@ function humanLines(
           : entry.error.column !== undefined && entry.line !== undefined
             ? `:${entry.error.column}`
             : '';
-      lines.push(`${chalk.bold(where + pos)}: ${chalk.red('error')}: ${entry.error.message}`);
+      lines.push(
+        `${chalk.bold(where + pos)}: ${chalk.red('error')}: ${terminalSafe(entry.error.message)}`,
+      );
       continue;
     }
     const { summary, details } = op.describe(entry[op.reportKey] as object, chalk);
@@ -292,6 +298,17 @@ export async function runTransform(
   const mode = chooseMode(flags, inputs);
   const outTargets =
     mode === 'out-dir' ? outDirTargets(inputs, flags.outDir!, io, flags.stdinFilename) : undefined;
+  // Without --write no input changes: not through -o, --out-dir or --report-file either.
+  const inputPaths = new InputPaths(inputs);
+  if (mode === 'output-file') inputPaths.refuseOutput(io, '-o', flags.outputFile!);
+  if (flags.reportFile !== undefined)
+    inputPaths.refuseOutput(io, '--report-file', flags.reportFile);
+  for (const [input, target] of outTargets ?? []) {
+    if (inputPaths.has(target))
+      throw new UsageError(
+        `--out-dir ${flags.outDir} would overwrite the input ${input.display}; inputs change only with --write`,
+      );
+  }
   const writing = mode !== 'check';
   const cleared = new Set<string>();
   const clearOnce = async (dir: string): Promise<void> => {

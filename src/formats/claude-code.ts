@@ -390,6 +390,9 @@ export const claudeCodeFormat: ConversationFormat = {
     };
   },
   write() {
-    throw new SourceError('the claude-code format is read only');
+    // Reached by --check (which writes to compare); the write modes refuse earlier with the same words.
+    throw new SourceError(
+      'the claude-code format is read only; use "histlint convert --to histlint" first',
+    );
   },
 };

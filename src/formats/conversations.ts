@@ -124,7 +124,7 @@ export function mapConversations<T extends ConversationChange>(
       const target = valueAt(root, options.pointer);
       if (target === undefined) {
         throw new SourceError(
-          `nothing at pointer "${toPointer(options.pointer)}"`,
+          `nothing at pointer ${JSON.stringify(toPointer(options.pointer))}`,
           unit.line === undefined ? undefined : { line: unit.line, column: 1 },
         );
       }

@@ -258,7 +258,12 @@ function lintConversation(
   const out: RawFinding[] = [];
   const rules = options.rules;
   if (target === undefined)
-    return notConversation(out, rules, rootPointer, `nothing at pointer "${rootPointer}"`);
+    return notConversation(
+      out,
+      rules,
+      rootPointer,
+      `nothing at pointer ${JSON.stringify(rootPointer)}`,
+    );
   let subject: LintSubject;
   try {
     subject = buildSubject(

@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit-codes.js';
-import { print, writeOutputFile } from '../io.js';
+import { InputPaths, print, writeOutputFile } from '../io.js';
 import type { CommandContext } from '../options.js';
 
 /** Adds the command. */
@@ -22,6 +22,10 @@ export function registerMergeReports(program: Command, ctx: CommandContext): voi
     .action(async (files: string[], opts: { outputFile?: string }) => {
       const { isJsonLintReport, isSarifLog, mergeJsonReports, mergeSarifLogs } =
         await import('../../reporters/merge.js');
+      if (opts.outputFile !== undefined) {
+        const inputs = files.map((f) => ({ display: f, absolute: path.resolve(ctx.io.cwd, f) }));
+        new InputPaths(inputs).refuseOutput(ctx.io, '-o', opts.outputFile);
+      }
       const values: unknown[] = [];
       for (const file of files) {
         let text: string;
