@@ -559,3 +559,41 @@ describe('--rule', () => {
     expect(line).toContain(mention);
   });
 });
+
+describe('the config\'s "pointer" and "from" in every command that reads conversations', () => {
+  // One repository-wide setting: lint, show, stats, normalize, sanitize, trim and convert alike.
+  const wrapped = JSON.stringify({ request: JSON.parse(DANGLING) as unknown });
+  const tree = (): string =>
+    makeTree({
+      [CONFIG_NAME]: JSON.stringify({ pointer: '/request', from: 'histlint' }),
+      'w.json': wrapped,
+    });
+
+  it.each([
+    [['normalize', 'w.json', '--check'], 1],
+    [['sanitize', 'w.json', '--check'], 1],
+    [['trim', 'w.json', '--max-messages', '1', '--check'], 1],
+    [['convert', 'w.json', '--to', 'openai-chat', '--check'], 1],
+    [['stats', 'w.json', '--format', 'json'], 0],
+    [['show', 'w.json'], 0],
+    [['lint', 'w.json'], 1],
+  ])('%j finds the conversation at the config pointer', async (argv, code) => {
+    const cwd = tree();
+    const r = await histlint(argv, { cwd });
+    expect(r.code, r.stderr).toBe(code);
+    expect(r.stderr).not.toContain('not a conversation');
+  });
+
+  it('--pointer on the command line wins over the config', async () => {
+    const cwd = tree();
+    const r = await histlint(['normalize', 'w.json', '--pointer', '', '--check'], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('w.json: error: not a conversation');
+  });
+
+  it('--config names the file, and an invalid one is a one-line usage error', async () => {
+    const cwd = makeTree({ 'c.json': '{"pointer": 3}', 'w.json': wrapped });
+    expectOneLineError(await histlint(['normalize', 'w.json', '--config', 'c.json'], { cwd }));
+    expectOneLineError(await histlint(['stats', 'w.json', '--config', 'c.json'], { cwd }));
+  });
+});

@@ -14,3 +14,21 @@ export async function loadCliConfig(cwd: string, file: string | undefined): Prom
     throw e;
   }
 }
+
+/**
+ * `--from` and `--pointer`, else the config's `from` and `pointer`: every
+ * command that reads conversations honours the config alike (lint and show
+ * read the rest of it too). Only the keys that have a value are returned.
+ */
+export async function readSettings(
+  cwd: string,
+  flags: { config?: string; from?: string; pointer?: string },
+): Promise<{ from?: string; pointer?: string }> {
+  const { config } = await loadCliConfig(cwd, flags.config);
+  const out: { from?: string; pointer?: string } = {};
+  const from = flags.from ?? config.from;
+  const pointer = flags.pointer ?? config.pointer;
+  if (from !== undefined) out.from = from;
+  if (pointer !== undefined) out.pointer = pointer;
+  return out;
+}

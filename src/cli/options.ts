@@ -74,6 +74,10 @@ export function addTransformOptions(cmd: Command): Command {
     )
     .option('--report-file <file>', 'also write the JSON report to FILE')
     .option(
+      '-c, --config <file>',
+      'config file for from and pointer (default: histlint.config.json found upward)',
+    )
+    .option(
       '--ignore <pattern>',
       'skip files matching PATTERN when expanding globs (repeatable)',
       collect,

@@ -8,6 +8,7 @@ import { loadTokenCounter, messageTokens, type TokenizerName } from '../core/tok
 import { mapConversations } from '../formats/conversations.js';
 import { kindFromName, readDocument } from '../model/document.js';
 import { SourceError } from '../model/errors.js';
+import { readSettings } from './config.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
 import { expandInputs, print, readInput, type Io } from './io.js';
 import { oneLine, pointerTokens } from './options.js';
@@ -17,6 +18,8 @@ import { terminalSafe } from './terminal-text.js';
 export interface StatsFlags {
   from?: string;
   pointer?: string;
+  /** `--config`: where `from` and `pointer` default from. */
+  config?: string;
   stdinFilename?: string;
   format?: 'text' | 'json';
   tokenizer?: TokenizerName;
@@ -134,6 +137,7 @@ export async function runStats(
 ): Promise<number> {
   if (patterns.length === 0)
     throw new UsageError('stats needs file patterns (or "-" for standard input)');
+  flags = { ...flags, ...(await readSettings(io.cwd, flags)) };
   const pointer = pointerTokens(flags.pointer);
   const inputs = await expandInputs(patterns, io, {
     ...(flags.stdinFilename === undefined ? {} : { stdinName: flags.stdinFilename }),

@@ -18,6 +18,7 @@ import {
 import { SourceError } from '../model/errors.js';
 import { terminalSafe } from '../reporters/terminal.js';
 import { chalkFor } from './color.js';
+import { readSettings } from './config.js';
 import {
   EXIT_FINDINGS,
   EXIT_INTERRUPTED,
@@ -51,6 +52,8 @@ export interface TransformFlags {
   reportFile?: string;
   from?: string;
   pointer?: string;
+  /** `--config`: where `from` and `pointer` default from. */
+  config?: string;
   stdinFilename?: string;
   color?: boolean;
   ignore?: string[];
@@ -282,6 +285,7 @@ export async function runTransform(
       `--report-format: expected one of human|json, got "${flags.reportFormat}"`,
     );
   }
+  flags = { ...flags, ...(await readSettings(io.cwd, flags)) };
   const pointer = pointerTokens(flags.pointer);
   let args = files;
   if (args.length === 0) {

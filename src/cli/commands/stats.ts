@@ -26,6 +26,10 @@ export function registerStats(program: Command, ctx: CommandContext): void {
     )
     .option('--ignore <pattern>', 'skip files matching PATTERN (repeatable)', collect)
     .option('--no-error-on-unmatched-pattern', 'do not fail when a pattern matches no file')
+    .option(
+      '-c, --config <file>',
+      'config file for from and pointer (default: histlint.config.json found upward)',
+    )
     .action(async (patterns: string[], opts: StatsFlags) => {
       const { runStats } = await import('../stats-run.js');
       ctx.setExit(await runStats(patterns, opts, ctx.io));
