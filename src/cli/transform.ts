@@ -208,6 +208,8 @@ function processDocument(
     entries.push(entry);
   }
   if (failed) return { entries, exit, changed: false };
+  // --check writes nothing, so it needs no text (and no text too big to build).
+  if (!writing) return { entries, exit, changed: values.size > 0 };
   // An event log (one conversation over many lines) converts to one JSON document.
   const out: SourceDocument = eventLog
     ? { kind: 'json', bom: false, eol: '\n', units: [{ text: '' }], lines: [] }
