@@ -344,6 +344,16 @@ describe('an output that would overwrite an input', () => {
     expect(read(dir, 'report.json')).toBe(report);
   });
 
+  it('--out-dir naming a file is a one-line usage error', async () => {
+    const dir = folder({ 'history.json': DANGLING_TEXT, 'out.json': '{}' });
+    const result = await runCli(['normalize', 'history.json', '--out-dir', 'out.json'], {
+      cwd: dir,
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('histlint: --out-dir out.json: not a folder\n');
+    expect(read(dir, 'out.json')).toBe('{}');
+  });
+
   it('--out-dir elsewhere still writes', async () => {
     const dir = folder({ 'history.json': DANGLING_TEXT });
     const result = await runCli(['normalize', 'history.json', '--out-dir', 'out'], { cwd: dir });

@@ -4,7 +4,7 @@
  * report. A failing file never stops the others, and nothing is written for
  * a file unless all of it could be processed.
  */
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import { TrimError } from '../core/trim.js';
@@ -112,6 +112,8 @@ function outDirTargets(
   const targets = new Map<InputRef, string>();
   const byName = new Map<string, string>();
   const root = path.resolve(io.cwd, outDir);
+  if (existsSync(root) && !statSync(root).isDirectory())
+    throw new UsageError(`--out-dir ${outDir}: not a folder`);
   for (const input of inputs) {
     let rel: string;
     if (input.absolute === undefined) {
