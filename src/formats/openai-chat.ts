@@ -42,6 +42,7 @@ import {
   type PartWhere,
   type SourceLoc,
 } from './shared.js';
+import { groupTurns } from './turns.js';
 
 const FORMAT = 'openai-chat';
 
@@ -685,55 +686,101 @@ function writeToolMessage(m: Message, i: number, state: WriteState, out: JsonVal
   }
 }
 
+/**
+ * True when a v1 message came from a Chat read: written with the read's
+ * context (everything then is), or carrying this format's providerData on
+ * the message or a part (a stored v1 file of a Chat read).
+ */
+function isFromChat(ctx: ChatContext | undefined, m: Message): boolean {
+  if (ctx !== undefined || providerDataOf(m, FORMAT) !== undefined) return true;
+  return m.parts.some((p) => isPlainObject(p) && providerDataOf(p, FORMAT) !== undefined);
+}
+
 /** Writes one v1 message (a tool message may give several). */
 function writeMessage(m: Message, i: number, state: WriteState, out: JsonValue[]): void {
-  const carried = m.role === 'tool' ? ['role', 'parts'] : ['role', 'parts', 'name'];
-  state.losses.push(...objectLosses(m, FORMAT, carried, { messageIndex: i }, 'message'));
   if (m.role === 'tool') {
+    state.losses.push(
+      ...objectLosses(m, FORMAT, ['role', 'parts'], { messageIndex: i }, 'message'),
+    );
     writeToolMessage(m, i, state, out);
     return;
   }
-  const data = providerDataOf(m, FORMAT);
+  writeMerged([{ message: m, index: i }], 0, state, out);
+}
+
+/** A v1 message and its index, as {@link writeMerged} takes them. */
+interface Member {
+  message: Message;
+  index: number;
+}
+
+/**
+ * Writes non-tool v1 messages as one Chat message: the role and kept fields
+ * of `members[leadAt]`, the content parts of all of them in order, then all
+ * their calls in order. More than one only for adjacent assistant messages
+ * from another format (see {@link writeChat}).
+ */
+function writeMerged(
+  members: readonly Member[],
+  leadAt: number,
+  state: WriteState,
+  out: JsonValue[],
+): void {
+  const lead = members[leadAt]!;
+  let name: string | undefined;
+  for (const { message: m, index: i } of members) {
+    state.losses.push(
+      ...objectLosses(m, FORMAT, ['role', 'parts', 'name'], { messageIndex: i }, 'message'),
+    );
+    if (typeof m.name !== 'string') continue;
+    // One Chat message has one name: a different one of a merged message is lost.
+    if (name === undefined) name = m.name;
+    else if (m.name !== name) state.losses.push({ messageIndex: i, what: 'message field "name"' });
+  }
+  const data = providerDataOf(lead.message, FORMAT);
+  const m = lead.message;
   const role = m.role === 'system' && data?.$role === 'developer' ? 'developer' : m.role;
   const assistant = role === 'assistant';
   const msg: JsonObject = { role };
-  if (typeof m.name === 'string') msg.name = m.name;
-  const contentParts: { part: Part; index: number }[] = [];
+  if (name !== undefined) msg.name = name;
+  const contentParts: { part: Part; where: PartWhere }[] = [];
   const calls: JsonValue[] = [];
   let functionCall: JsonObject | undefined;
   let reasoning: string | undefined;
-  m.parts.forEach((part, j) => {
-    const where = { messageIndex: i, partIndex: j };
-    const pdata = providerDataOf(part, FORMAT);
-    const lose = (what: string): void => {
-      state.losses.push({ ...where, what });
-    };
-    if (part.type === 'reasoning') {
-      if (assistant && pdata?.$field === 'reasoning_content' && reasoning === undefined) {
-        reasoning = String(part.text);
-      } else lose('reasoning part');
-    } else if (part.type === 'tool-call') {
-      if (!assistant) return lose(`tool-call part in a ${role} message`);
-      state.losses.push(
-        ...objectLosses(part, FORMAT, PART_FIELDS['tool-call'], where, 'tool-call part'),
-      );
-      if (pdata?.$legacy === true && functionCall === undefined) {
-        functionCall = writeToolCall(part, true);
-      } else calls.push(writeToolCall(part, false));
-    } else if (pdata?.$in === 'tool_calls' && assistant) {
-      calls.push(pdata.part!);
-    } else if (pdata?.$in === 'function_call' && assistant) {
-      functionCall = pdata.part as JsonObject;
-    } else if (part.type === 'tool-result') {
-      lose(`tool-result part in a ${role} message`);
-    } else {
-      contentParts.push({ part, index: j });
-    }
-  });
+  for (const { message, index: i } of members) {
+    message.parts.forEach((part, j) => {
+      const where = { messageIndex: i, partIndex: j };
+      const pdata = providerDataOf(part, FORMAT);
+      const lose = (what: string): void => {
+        state.losses.push({ ...where, what });
+      };
+      if (part.type === 'reasoning') {
+        if (assistant && pdata?.$field === 'reasoning_content' && reasoning === undefined) {
+          reasoning = String(part.text);
+        } else lose('reasoning part');
+      } else if (part.type === 'tool-call') {
+        if (!assistant) return lose(`tool-call part in a ${role} message`);
+        state.losses.push(
+          ...objectLosses(part, FORMAT, PART_FIELDS['tool-call'], where, 'tool-call part'),
+        );
+        if (pdata?.$legacy === true && functionCall === undefined) {
+          functionCall = writeToolCall(part, true);
+        } else calls.push(writeToolCall(part, false));
+      } else if (pdata?.$in === 'tool_calls' && assistant) {
+        calls.push(pdata.part!);
+      } else if (pdata?.$in === 'function_call' && assistant) {
+        functionCall = pdata.part as JsonObject;
+      } else if (part.type === 'tool-result') {
+        lose(`tool-result part in a ${role} message`);
+      } else {
+        contentParts.push({ part, where });
+      }
+    });
+  }
   const hasCalls = calls.length > 0 || functionCall !== undefined;
   const items: JsonValue[] = [];
-  for (const { part, index } of contentParts) {
-    const w = writeContentPart(part, role, { messageIndex: i, partIndex: index }, state);
+  for (const { part, where } of contentParts) {
+    const w = writeContentPart(part, role, where, state);
     if (w !== undefined) items.push(w);
   }
   const content = contentValue(items, data?.$content, role, hasCalls);
@@ -745,16 +792,73 @@ function writeMessage(m: Message, i: number, state: WriteState, out: JsonValue[]
   out.push(msg);
 }
 
-/** Writes a conversation as a Chat Completions body (or the bare array it was read from). */
+/** What one group of v1 messages wrote (see {@link writeChat}). */
+interface Chunk {
+  out: JsonValue[];
+  losses: Loss[];
+  /** The members of an assistant group, which a later assistant group may join. */
+  assistant?: Member[];
+  /** The group holds a message read from Chat. */
+  source: boolean;
+}
+
+/**
+ * Writes a conversation as a Chat Completions body (or the bare array it was
+ * read from). Adjacent assistant messages of another format (e.g. Gemini's
+ * one call a model content) become one assistant message, so the tool
+ * messages answering all their calls follow it directly (providers.md §1);
+ * two messages read from Chat stay apart, as for turns.ts `groupTurns`.
+ */
 function writeChat(conversation: Conversation, context: unknown): WriteResult {
   const ctx = context as ChatContext | undefined;
-  const state: WriteState = { strict: ctx === undefined, losses: [] };
-  state.losses.push(...conversationLosses(conversation, FORMAT));
-  const messages: JsonValue[] = [];
-  conversation.messages.forEach((m, i) => writeMessage(m, i, state, messages));
-  if (ctx?.bare === true) return { value: messages, losses: state.losses };
+  const strict = ctx === undefined;
+  const losses: Loss[] = [...conversationLosses(conversation, FORMAT)];
+  const entries = conversation.messages.map((m) => ({
+    key: m.role === 'assistant' ? 'assistant' : undefined,
+    source: isFromChat(ctx, m),
+  }));
+  /** The members written as one message, led by the one read from Chat (if any). */
+  const writeGroup = (members: Member[], chunk: Chunk): void => {
+    const state: WriteState = { strict, losses: chunk.losses };
+    if (members.length === 1) {
+      writeMessage(members[0]!.message, members[0]!.index, state, chunk.out);
+      return;
+    }
+    const lead = members.findIndex((e) => entries[e.index]!.source);
+    writeMerged(members, Math.max(lead, 0), state, chunk.out);
+  };
+  const chunks: Chunk[] = [];
+  for (const group of groupTurns(entries)) {
+    const members = group.map((i) => ({ message: conversation.messages[i]!, index: i }));
+    const source = group.some((i) => entries[i]!.source);
+    const chunk: Chunk = { out: [], losses: [], source };
+    writeGroup(members, chunk);
+    if (entries[group[0]!]!.key !== 'assistant') {
+      chunks.push(chunk);
+      continue;
+    }
+    // A tool message that wrote nothing left two assistant messages side by side: they become one.
+    const previous = chunks.findLast((c) => c.out.length > 0);
+    if (previous?.assistant !== undefined && !(source && previous.source)) {
+      const merged = [...previous.assistant, ...members];
+      previous.out = [];
+      previous.losses.length = 0;
+      writeGroup(merged, previous);
+      previous.assistant = merged;
+      previous.source ||= source;
+      continue;
+    }
+    chunk.assistant = members;
+    chunks.push(chunk);
+  }
+  const messages = chunks.flatMap((c) => c.out);
+  // By message (a merge writes two messages' losses together); a sort keeps ties in order.
+  const chunkLosses = chunks.flatMap((c) => c.losses);
+  chunkLosses.sort((a, b) => (a.messageIndex ?? -1) - (b.messageIndex ?? -1));
+  losses.push(...chunkLosses);
+  if (ctx?.bare === true) return { value: messages, losses };
   const data = providerDataOf(conversation, FORMAT);
-  return { value: requestBody(data, { messages }), losses: state.losses };
+  return { value: requestBody(data, { messages }), losses };
 }
 
 /** OpenAI Chat Completions messages, bare or inside a request body. */

@@ -248,6 +248,19 @@ describe('openai-chat fixtures', () => {
     expect(out[7]!.content).toBeNull();
   });
 
+  it('keeps adjacent assistant messages read from Chat apart, with or without the read context', () => {
+    const source = readJson(
+      path.join(FIXTURES, 'openai-chat', 'content-shapes', 'source.json'),
+    ) as JsonObject[];
+    const roles = (list: JsonValue): JsonValue[] => (list as JsonObject[]).map((m) => m.role!);
+    const read = fmt.read(copy(source));
+    expect(roles(source).slice(8)).toEqual(['assistant', 'assistant', 'assistant']);
+    expect(roles(fmt.write(read.conversation, read.context).value)).toEqual(roles(source));
+    // A stored v1 file: each of them carries Chat's providerData, so none joins another.
+    const stored = fmt.write(copy(read.conversation)).value as JsonObject;
+    expect(roles(stored.messages!)).toEqual(roles(source));
+  });
+
   it('carries unknown parts and fields through', () => {
     const c = v1('unknown-fields-kept');
     const user = c.messages[0]!.parts;
