@@ -238,6 +238,15 @@ function readResponse(response: JsonValue | undefined): {
   };
 }
 
+/**
+ * The `$blank` hint of a blank text: it marks the part as read from Gemini,
+ * so a write without the read's context keeps it (one from another format
+ * is dropped).
+ */
+function blankHint(text: string): JsonObject {
+  return text.trim() === '' ? { $blank: true } : {};
+}
+
 function readPart(p: JsonValue): PartRead {
   if (!isPlainObject(p)) return unknownPart(p, undefined);
   const fields = dataFieldsOf(p);
@@ -251,7 +260,7 @@ function readPart(p: JsonValue): PartRead {
       const part: Part = { type: 'reasoning', text: p.text };
       const sig = p[keys.thoughtSignature];
       const known = ['text', 'thought'];
-      const pd: JsonObject = {};
+      const pd: JsonObject = blankHint(p.text);
       if (typeof sig === 'string') {
         part.signature = sig;
         known.push(keys.thoughtSignature);
@@ -263,7 +272,7 @@ function readPart(p: JsonValue): PartRead {
       return { part, fields: { text: '/text', signature: `/${keys.thoughtSignature}` } };
     }
     const part: Part = { type: 'text', text: p.text };
-    keepProviderData(part, FORMAT, restOf(p, ['text']));
+    keepProviderData(part, FORMAT, { ...blankHint(p.text), ...restOf(p, ['text']) });
     return { part, fields: { text: '/text' } };
   }
 
@@ -389,6 +398,8 @@ function readContent(
   const hint = system ? undefined : roleHint(c.role, role);
   if (hint !== undefined) pd.$role = hint;
   if (rawParts === undefined) pd.$noParts = true;
+  // Marks the content as read from Gemini: a write from another format drops empty ones.
+  else if (Array.isArray(rawParts) && rawParts.length === 0) pd.$emptyParts = true;
   keepProviderData(message, FORMAT, pd);
   return {
     message,
@@ -714,11 +725,17 @@ function writeResult(part: Part, where: PartWhere, state: WriteState): JsonObjec
 
 function writeReasoning(part: Part, where: PartWhere, state: WriteState): JsonObject | undefined {
   const pd = providerDataOf(part, FORMAT);
-  state.losses.push(...objectLosses(part, FORMAT, PART_FIELDS.reasoning, where, 'reasoning part'));
   const text = typeof part.text === 'string' ? part.text : '';
-  if (typeof part.redacted === 'string') {
+  const redacted = typeof part.redacted === 'string';
+  // Another provider's reasoning with no text (its signature is not Gemini's): nothing to write.
+  if (state.foreign && !redacted && text.trim() === '') {
+    state.losses.push({ ...where, what: 'blank reasoning part' });
+    return undefined;
+  }
+  state.losses.push(...objectLosses(part, FORMAT, PART_FIELDS.reasoning, where, 'reasoning part'));
+  if (redacted) {
     state.losses.push({ ...where, what: 'redacted reasoning' });
-    if (text === '') return undefined;
+    if (text === '' || (state.foreign && text.trim() === '')) return undefined;
   }
   const out: JsonObject = { text, thought: true };
   if (typeof part.signature === 'string') {
@@ -734,9 +751,16 @@ function writeReasoning(part: Part, where: PartWhere, state: WriteState): JsonOb
 function writePart(part: Part, where: PartWhere, state: WriteState): JsonValue | undefined {
   const pd = providerDataOf(part, FORMAT);
   switch (part.type) {
-    case 'text':
+    case 'text': {
+      const text = typeof part.text === 'string' ? part.text : '';
+      // Gemini rejects empty text in a mixed history (providers.md §4); a blank read from Gemini stays.
+      if (state.foreign && text.trim() === '') {
+        state.losses.push({ ...where, what: 'blank text part' });
+        return undefined;
+      }
       state.losses.push(...objectLosses(part, FORMAT, PART_FIELDS.text, where, 'text part'));
-      return withRest({ text: typeof part.text === 'string' ? part.text : '' }, pd);
+      return withRest({ text }, pd);
+    }
     case 'reasoning':
       return writeReasoning(part, where, state);
     case 'image':
@@ -875,6 +899,15 @@ function writeGemini(
       callIds.push(p.type === 'tool-result' && typeof p.callId === 'string' ? p.callId : undefined);
     });
 
+    // A tool message joins the response turn open before it.
+    const turn = m.role === 'tool' && pd?.$separate !== true ? openTurn : undefined;
+    if (state.foreign && written.length === 0 && turn === undefined) {
+      // Gemini rejects a content with empty parts (and an empty systemInstruction): left out.
+      const what =
+        m.parts.length > 0 ? 'message with nothing Gemini can express' : 'message without parts';
+      state.losses.push({ messageIndex: i, what });
+      return;
+    }
     if (m.role === 'system') {
       if (contents.length > 0) {
         state.losses.push({
@@ -886,12 +919,12 @@ function writeGemini(
       systemParts.push(...written);
       return;
     }
-    if (m.role === 'tool' && openTurn !== undefined && pd?.$separate !== true) {
+    if (turn !== undefined) {
       // All responses to one call turn go in the one content right after it.
-      (openTurn.content.parts as JsonValue[]).push(...written);
-      openTurn.callIds.push(...callIds);
-      openTurn.merged = true;
-      restoreFields(openTurn.content, pd);
+      (turn.content.parts as JsonValue[]).push(...written);
+      turn.callIds.push(...callIds);
+      turn.merged = true;
+      restoreFields(turn.content, pd);
       return;
     }
     const content: JsonObject = {};
