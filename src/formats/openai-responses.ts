@@ -712,6 +712,20 @@ function withoutHints(obj: JsonObject): JsonObject {
   return out;
 }
 
+/**
+ * The media type of a document the Responses API refuses as `input_file`
+ * (audio or video, providers.md §2; lint rule openai-responses/file-media-type),
+ * from its `mediaType` or its `data:` URL; undefined for any other.
+ */
+function refusedFileType(part: Part): string | undefined {
+  let type = typeof part.mediaType === 'string' ? part.mediaType : undefined;
+  if (type === undefined && typeof part.url === 'string') type = parseDataUrl(part.url)?.mediaType;
+  const bare = type?.split(';')[0]!.trim().toLowerCase();
+  return bare !== undefined && (bare.startsWith('audio/') || bare.startsWith('video/'))
+    ? bare
+    : undefined;
+}
+
 /** A v1 text/image/document (or opaque content) part as a Responses content part, or null when it has none. */
 function writeContentPart(
   part: Part,
@@ -757,6 +771,12 @@ function writeContentPart(
       // From another format: the API's default, which the SDK's type requires spelled out.
       if (w.foreign && pd === undefined) out.detail = 'auto';
     } else {
+      const refused = w.foreign && pd === undefined ? refusedFileType(part) : undefined;
+      if (refused !== undefined) {
+        // Reported as lost, so left out: the API rejects audio and video as input_file.
+        w.lose(where, `${label}document type ${refused} (Responses files take no audio or video)`);
+        return null;
+      }
       w.losses.push(...fieldLosses(part, PART_FIELDS.document, where, `${label}document part`));
       out = { type: 'input_file' };
       if (data !== undefined) out.file_data = data;
