@@ -480,6 +480,25 @@ describe('sarif reporter', () => {
     expect(uris.map(resolveArtifact)).toEqual(names.map((n) => `/project/${n}`));
   });
 
+  it('absolute paths become file URIs, and a drive letter is never read as a scheme', () => {
+    const names = ['/srv/data/a b.json', 'C:/repo/x.json', 'c:/x.json'];
+    const log = sarifOf(
+      lintResults(
+        names.map((n) => fileResult(n, [finding({ ruleId: 'schema', severity: 'error' })])),
+      ),
+    );
+    const uris = log.runs[0]!.results.map(
+      (r) => r.locations[0]!.physicalLocation.artifactLocation.uri,
+    );
+    expect(uris).toEqual([
+      'file:///srv/data/a%20b.json',
+      'file:///C:/repo/x.json',
+      'file:///c:/x.json',
+    ]);
+    for (const uri of uris) expect(new URL(uri).protocol).toBe('file:');
+    expect(new URL(uris[0]!).pathname).toBe('/srv/data/a%20b.json');
+  });
+
   it('odd characters in messages survive as JSON strings', () => {
     const message = 'quote " backslash \\ newline \n tab \t nul \u0000 emoji 😀';
     const log = sarifOf(

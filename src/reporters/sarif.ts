@@ -8,10 +8,16 @@ const LEVEL = { error: 'error', warn: 'warning', off: 'none' } as const;
 
 /** A relative file path as a URI reference: each segment percent-encoded, so `#`, `?` and `:` stay part of the name. */
 function fileUri(file: string): string {
-  return file
-    .split('/')
-    .map((seg, i) => (i === 0 && /^[A-Za-z]:$/.test(seg) ? seg : encodeURIComponent(seg)))
+  const segments = file.split('/');
+  const drive = /^[A-Za-z]:$/.test(segments[0] ?? '');
+  const encoded = segments
+    .map((seg, i) => (i === 0 && drive ? seg : encodeURIComponent(seg)))
     .join('/');
+  // Relative paths stay relative (to the working folder, as code scanning expects); an absolute
+  // path becomes a file URI, so it is not read as a path relative to something else, and a
+  // drive letter is not read as a URI scheme.
+  if (drive) return `file:///${encoded}`;
+  return file.startsWith('/') ? `file://${encoded}` : encoded;
 }
 
 /** Renders results as a SARIF 2.1.0 log. */
