@@ -217,8 +217,11 @@ describe('shards', () => {
         expect(r.code).toBe(1);
         outs.push(out);
       }
-      const merged = await runCli(['merge-reports', ...outs], { cwd: dir });
+      // Given in any order, the shards merge into exactly the unsharded report.
+      const merged = await runCli(['merge-reports', ...outs.reverse()], { cwd: dir });
       expect(merged.code).toBe(1);
+      const unsharded = await runCli(['lint', '--format', format, '*.jsonl'], { cwd: dir });
+      expect(merged.stdout).toBe(unsharded.stdout);
       const value = JSON.parse(merged.stdout) as Record<string, unknown>;
       if (format === 'json') {
         const m = value as typeof whole;
@@ -241,6 +244,18 @@ describe('shards', () => {
           );
         }
       }
+    }
+  });
+
+  it('merge-reports refuses a report given twice (it would count every finding twice)', async () => {
+    const dir = mkdtempSync(path.join(work, 'twice-'));
+    writeFileSync(path.join(dir, 'a.jsonl'), jsonl(3));
+    for (const format of ['json', 'sarif']) {
+      const out = path.join(dir, `r.${format}`);
+      await runCli(['lint', '--format', format, '-o', out, 'a.jsonl'], { cwd: dir });
+      const r = await runCli(['merge-reports', out, out], { cwd: dir });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe('histlint: cannot merge: a.jsonl is in more than one report\n');
     }
   });
 

@@ -1,8 +1,33 @@
 /**
  * Merging the reports of several shards (`--shard i/n`) into one: JSON
- * reports by concatenating their files and summing the counts, SARIF logs
- * into one run with artifact indices renumbered.
+ * reports by joining their files and summing the counts, SARIF logs into one
+ * run with artifact indices renumbered. Files come out in path order, the
+ * order of a run over one folder or pattern, whatever order the shards are
+ * given in; a file in two reports is an error (a report given twice would
+ * count everything twice).
  */
+
+/** Why reports cannot be merged. */
+export class MergeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MergeError';
+  }
+}
+
+/** Code-unit order, as lint sorts the files of a folder or pattern. */
+function byPath(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Throws when a name appears twice. */
+function refuseRepeats(names: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (seen.has(name)) throw new MergeError(`${name} is in more than one report`);
+    seen.add(name);
+  }
+}
 
 /** A JSON lint report (SPEC §5.3). */
 export interface JsonLintReport {
@@ -38,10 +63,12 @@ export interface SarifRun {
   [key: string]: unknown;
 }
 
-/** Merges JSON reports; files keep the order of the reports, then their own order. */
+/** Merges JSON reports; files in path order. */
 export function mergeJsonReports(reports: readonly JsonLintReport[]): JsonLintReport {
+  const files = reports.flatMap((r) => r.files);
+  refuseRepeats(files.map((f) => f.file));
   return {
-    files: reports.flatMap((r) => r.files),
+    files: files.sort((a, b) => byPath(a.file, b.file)),
     errorCount: reports.reduce((n, r) => n + r.errorCount, 0),
     warningCount: reports.reduce((n, r) => n + r.warningCount, 0),
   };
@@ -77,7 +104,40 @@ export function mergeSarifLogs(logs: readonly { version: string; runs: SarifRun[
       notifications.push(...(inv.toolExecutionNotifications ?? []));
     }
   }
-  const merged: SarifRun = { ...first, artifacts, results: results as SarifRun['results'] };
+  // Artifacts in path order, and results in the order of their artifacts (stable: a file's
+  // findings keep their order); results without an artifact index go last.
+  const uriOf = (a: unknown): string => {
+    const uri = (a as { location?: { uri?: unknown } }).location?.uri;
+    if (typeof uri !== 'string') return '';
+    try {
+      return decodeURIComponent(uri);
+    } catch {
+      return uri;
+    }
+  };
+  refuseRepeats(artifacts.map(uriOf).filter((u) => u !== ''));
+  const order = artifacts
+    .map((_, k) => k)
+    .sort((a, b) => byPath(uriOf(artifacts[a]), uriOf(artifacts[b])));
+  const newIndex = new Map(order.map((old, k) => [old, k]));
+  const indexOf = (r: unknown): number => {
+    const i = (r as NonNullable<SarifRun['results']>[number]).locations?.[0]?.physicalLocation
+      ?.artifactLocation?.index;
+    return typeof i === 'number' ? i : Number.MAX_SAFE_INTEGER;
+  };
+  for (const r of results as NonNullable<SarifRun['results']>) {
+    for (const loc of r.locations ?? []) {
+      const al = loc.physicalLocation?.artifactLocation;
+      if (al !== undefined && typeof al.index === 'number')
+        al.index = newIndex.get(al.index) ?? al.index;
+    }
+  }
+  results.sort((a, b) => indexOf(a) - indexOf(b));
+  const merged: SarifRun = {
+    ...first,
+    artifacts: order.map((k) => artifacts[k]),
+    results: results as SarifRun['results'],
+  };
   if (runs.some((r) => r.invocations !== undefined)) {
     merged.invocations = [
       { executionSuccessful: successful, toolExecutionNotifications: notifications },

@@ -20,7 +20,7 @@ export function registerMergeReports(program: Command, ctx: CommandContext): voi
       'write the merged report to FILE instead of standard output',
     )
     .action(async (files: string[], opts: { outputFile?: string }) => {
-      const { isJsonLintReport, isSarifLog, mergeJsonReports, mergeSarifLogs } =
+      const { isJsonLintReport, isSarifLog, mergeJsonReports, mergeSarifLogs, MergeError } =
         await import('../../reporters/merge.js');
       if (opts.outputFile !== undefined) {
         const inputs = files.map((f) => ({ display: f, absolute: path.resolve(ctx.io.cwd, f) }));
@@ -42,24 +42,30 @@ export function registerMergeReports(program: Command, ctx: CommandContext): voi
       }
       let merged: unknown;
       let errors: number;
-      if (values.every(isJsonLintReport)) {
-        const m = mergeJsonReports(values);
-        errors = m.errorCount;
-        merged = m;
-      } else if (values.every(isSarifLog)) {
-        const m = mergeSarifLogs(values);
-        errors = m.runs.reduce(
-          (n, r) =>
-            n + (r.results ?? []).filter((x) => (x as { level?: string }).level === 'error').length,
-          0,
-        );
-        merged = m;
-      } else {
-        const bad =
-          files[values.findIndex((v) => !isJsonLintReport(v) && !isSarifLog(v))] ?? files[0];
-        throw new UsageError(
-          `${bad}: not a histlint JSON report or SARIF log (all reports must be of one kind)`,
-        );
+      try {
+        if (values.every(isJsonLintReport)) {
+          const m = mergeJsonReports(values);
+          errors = m.errorCount;
+          merged = m;
+        } else if (values.every(isSarifLog)) {
+          const m = mergeSarifLogs(values);
+          errors = m.runs.reduce(
+            (n, r) =>
+              n +
+              (r.results ?? []).filter((x) => (x as { level?: string }).level === 'error').length,
+            0,
+          );
+          merged = m;
+        } else {
+          const bad =
+            files[values.findIndex((v) => !isJsonLintReport(v) && !isSarifLog(v))] ?? files[0];
+          throw new UsageError(
+            `${bad}: not a histlint JSON report or SARIF log (all reports must be of one kind)`,
+          );
+        }
+      } catch (e) {
+        if (e instanceof MergeError) throw new UsageError(`cannot merge: ${e.message}`);
+        throw e;
       }
       const text = JSON.stringify(merged, null, 2) + '\n';
       if (opts.outputFile === undefined) print(ctx.io.stdout, text);
