@@ -18,11 +18,12 @@ export default defineRule({
   },
   partTypes: ['tool-call', 'tool-result'],
   part(part, i, j, _subject, ctx) {
+    // Only an absent id: an id that is not a string is the schema rule's finding (one rule per problem).
     const type = part.type;
     if (
       type === 'tool-call'
-        ? typeof part.id === 'string'
-        : type !== 'tool-result' || typeof part.callId === 'string'
+        ? part.id !== undefined
+        : type !== 'tool-result' || part.callId !== undefined
     )
       return;
     const name = typeof part.name === 'string' ? ` "${part.name}"` : '';
