@@ -38,7 +38,13 @@ export const ConfigSchema = z.strictObject({
     .optional(),
   target: z.enum(TARGETS).optional(),
   from: z.enum(FROM_CHOICES as [string, ...string[]]).optional(),
-  pointer: z.string().optional(),
+  pointer: z
+    .string()
+    .regex(
+      /^(?:\/(?:[^~]|~[01])*)*$/,
+      'must be a JSON pointer: "" or "/…", with "~" only as ~0 or ~1',
+    )
+    .optional(),
   format: z.enum(FORMAT_NAMES).optional(),
 });
 
