@@ -46,6 +46,14 @@ export interface MapOptions {
   lossy?: boolean;
 }
 
+/** A conversation in a read-only format (Claude Code) that an operation would have to write. */
+export class ReadOnlyFormatError extends SourceError {
+  constructor(format: string) {
+    super(`the ${format} format is read only; use "histlint convert --to histlint" first`);
+    this.name = 'ReadOnlyFormatError';
+  }
+}
+
 /** A conversion refused because the target format cannot express something (SPEC §4 `convert`). */
 export class LossError extends Error {
   readonly losses: Loss[];
@@ -133,9 +141,7 @@ export function mapConversations<T extends ConversationChange>(
         events === null ? options.from : (options.from ?? 'claude-code'),
       );
       if (format.readOnly && options.writing) {
-        throw new SourceError(
-          `the ${format.name} format is read only; use "histlint convert --to histlint" first`,
-        );
+        throw new ReadOnlyFormatError(format.name);
       }
       const read = format.read(target);
       const result = fn(read.conversation.messages, format);

@@ -5,7 +5,7 @@
  */
 import { normalizeHistory, type RepairSelection } from '../core/normalize.js';
 import { dropSystemMessages, dropUnsafeMedia } from '../core/sanitize.js';
-import { mapConversations } from '../formats/conversations.js';
+import { mapConversations, ReadOnlyFormatError } from '../formats/conversations.js';
 import { readDocument, serializeDocument } from '../model/document.js';
 import { SourceError } from '../model/errors.js';
 import type { Message } from '../model/types.js';
@@ -82,7 +82,7 @@ export function fixBytes(
     if (e instanceof SourceError) return null;
     throw e;
   }
-  const { values } = mapConversations(
+  const { units, values } = mapConversations(
     doc,
     {
       pointer: options.pointer,
@@ -91,5 +91,8 @@ export function fixBytes(
     },
     (messages) => applyFixes(messages, plan, options.leavePending),
   );
+  // A read-only format cannot take the fixes: say so, as normalize does (lint already reported the rest).
+  const readOnly = units.find((u) => u.error instanceof ReadOnlyFormatError);
+  if (readOnly !== undefined) throw readOnly.error;
   return values.size === 0 ? null : serializeDocument(doc, values);
 }
