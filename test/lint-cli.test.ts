@@ -758,3 +758,90 @@ describe('spawned bin/histlint.js', () => {
     expect(both.stdout).not.toMatch(ANSI);
   });
 });
+
+describe('lint audit fixes', () => {
+  it('--quiet hides warnings but they still count toward --max-warnings (as in ESLint)', async () => {
+    const cwd = makeTree({ 'w.json': EMPTY_PARTS });
+    const quiet = await histlint(['lint', 'w.json', '--quiet', '--max-warnings', '0'], { cwd });
+    expect(quiet.code).toBe(1);
+    expect(quiet.stdout).not.toContain('warning');
+    expect((await histlint(['lint', 'w.json', '--quiet'], { cwd })).code).toBe(0);
+  });
+
+  it('standard input takes the config overrides of its --stdin-filename', async () => {
+    const cwd = makeTree({
+      'histlint.config.json': JSON.stringify({
+        rules: { 'empty-message': 'error' },
+        overrides: [{ files: ['legacy/**'], rules: { 'empty-message': 'off' } }],
+      }),
+    });
+    const legacy = await histlint(['lint', '-', '--stdin-filename', 'legacy/x.json'], {
+      cwd,
+      stdin: EMPTY_PARTS,
+    });
+    expect(legacy.code, legacy.stdout).toBe(0);
+    const other = await histlint(['lint', '-', '--stdin-filename', 'new/x.json'], {
+      cwd,
+      stdin: EMPTY_PARTS,
+    });
+    expect(other.code).toBe(1);
+    expect(other.stdout).toContain('empty-message');
+  });
+
+  it('an id that is not a string is one schema finding, not also missing-call-id', async () => {
+    const text = JSON.stringify({
+      version: 1,
+      messages: [
+        { role: 'user', parts: [{ type: 'text', text: 'hi' }] },
+        { role: 'assistant', parts: [{ type: 'tool-call', id: 5, name: 'f', arguments: '{}' }] },
+        { role: 'tool', parts: [{ type: 'tool-result', callId: null, content: [] }] },
+        { role: 'assistant', parts: [{ type: 'tool-call', name: 'g', arguments: '{}' }] },
+      ],
+    });
+    const cwd = makeTree({ 'a.json': text });
+    const { report } = await lintJson(['a.json'], { cwd });
+    const found = report.files[0]!.findings.map((f) => `${f.ruleId}@${f.pointer}`);
+    expect(found).toEqual([
+      'schema@/messages/1/parts/0/id',
+      'schema@/messages/2/parts/0/callId',
+      'missing-call-id@/messages/3/parts/0',
+    ]);
+  });
+
+  it('--fix on a read-only format (a Claude Code session) says so in one line, exit 2', async () => {
+    const events = [
+      {
+        type: 'user',
+        uuid: 'u1',
+        parentUuid: null,
+        sessionId: 's',
+        message: { role: 'user', content: 'go' },
+      },
+      {
+        type: 'assistant',
+        uuid: 'a1',
+        parentUuid: 'u1',
+        sessionId: 's',
+        message: {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: {} }],
+        },
+      },
+    ];
+    const text = events.map((e) => JSON.stringify(e)).join('\n') + '\n';
+    const cwd = makeTree({ 's.jsonl': text });
+    const r = await histlint(['lint', 's.jsonl', '--fix'], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'histlint: s.jsonl: cannot write the fix: the claude-code format is read only; use "histlint convert --to histlint" first\n',
+    );
+    expect(readFileSync(path.join(cwd, 's.jsonl'), 'utf8')).toBe(text);
+  });
+
+  it('a config pointer that is no JSON pointer is a config error naming the key', async () => {
+    const cwd = makeTree({ 'histlint.config.json': '{"pointer": "x"}', 'a.json': CLEAN });
+    const r = await histlint(['lint', 'a.json'], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^histlint: .*config\.pointer: must be a JSON pointer/);
+  });
+});

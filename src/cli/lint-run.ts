@@ -156,7 +156,13 @@ export async function runLint(
     // Task options are shared by every file with the same rules and kind (the resolver returns one Map per rule set).
     const optionCache = new Map<EnabledRules, Map<string, TaskOptions>>();
     const taskOptionsFor = (input: InputRef): TaskOptions => {
-      const rules = resolver.forFile(input.absolute);
+      // Standard input is matched against the config's overrides by its --stdin-filename.
+      const rules = resolver.forFile(
+        input.absolute ??
+          (flags.stdinFilename === undefined
+            ? undefined
+            : path.resolve(io.cwd, flags.stdinFilename)),
+      );
       const kind = kindFromName(input.absolute ?? flags.stdinFilename ?? '');
       let byKind = optionCache.get(rules);
       if (byKind === undefined) optionCache.set(rules, (byKind = new Map()));
@@ -241,6 +247,7 @@ export async function runLint(
     progress.done();
 
     const files: FileResult[] = [];
+    let warnings = 0;
     let exit = EXIT_OK;
     let interrupted = io.signal?.aborted === true;
     for (const slot of slots) {
@@ -267,6 +274,8 @@ export async function runLint(
         if (fixed.error) exit = EXIT_USAGE;
         result = fixed.result;
       }
+      // Warnings count toward --max-warnings even when --quiet leaves them out (as in ESLint).
+      warnings += result.warningCount;
       if (flags.quiet) {
         const findings = result.findings.filter((f) => f.severity === 'error');
         result = { ...result, findings, ...countFindings(findings) };
@@ -295,7 +304,7 @@ export async function runLint(
 
     if (interrupted) return EXIT_INTERRUPTED;
     if (results.errorCount > 0) exit = Math.max(exit, EXIT_FINDINGS);
-    if (flags.maxWarnings !== undefined && results.warningCount > flags.maxWarnings) {
+    if (flags.maxWarnings !== undefined && warnings > flags.maxWarnings) {
       if (format === 'stylish') {
         print(io.stderr, `histlint found too many warnings (maximum: ${flags.maxWarnings}).\n`);
       }
