@@ -32,6 +32,7 @@ import {
   objectLosses,
   objectToArguments,
   PART_FIELDS,
+  providerExecutedParts,
   rawPart,
   restOf,
   restoreFields,
@@ -881,7 +882,14 @@ function writeGemini(
     const written: JsonValue[] = [];
     const callIds: (string | undefined)[] = [];
     let signed = false;
+    // A provider-executed call and its result, in one assistant message from another format: dropped.
+    const dropped = state.foreign ? providerExecutedParts(m) : new Map<number, string>();
     m.parts.forEach((p, j) => {
+      const what = dropped.get(j);
+      if (what !== undefined) {
+        state.losses.push({ messageIndex: i, partIndex: j, what });
+        return;
+      }
       const out = writePart(p, { messageIndex: i, partIndex: j }, state);
       if (out === undefined) return;
       // Gemini 3 wants a signature on the first call of a step; calls made elsewhere get the documented placeholder.
@@ -902,6 +910,8 @@ function writeGemini(
     // A tool message joins the response turn open before it.
     const turn = m.role === 'tool' && pd?.$separate !== true ? openTurn : undefined;
     if (state.foreign && written.length === 0 && turn === undefined) {
+      // Nothing but such pairs: their losses say it already.
+      if (dropped.size > 0 && dropped.size === m.parts.length) return;
       // Gemini rejects a content with empty parts (and an empty systemInstruction): left out.
       const what =
         m.parts.length > 0 ? 'message with nothing Gemini can express' : 'message without parts';
@@ -936,8 +946,11 @@ function writeGemini(
     contents.push(content);
     if (m.role === 'assistant') {
       if (previousRole !== 'assistant') callOrder = [];
-      for (const p of m.parts)
-        if (p.type === 'tool-call' && typeof p.id === 'string') callOrder.push(p.id);
+      m.parts.forEach((p, j) => {
+        if (p.type === 'tool-call' && typeof p.id === 'string' && !dropped.has(j)) {
+          callOrder.push(p.id);
+        }
+      });
     }
     openTurn = undefined;
     if (m.role === 'tool') {

@@ -30,6 +30,7 @@ import {
   objectToArguments,
   PART_FIELDS,
   providerDataLosses,
+  providerExecutedParts,
   rawPart,
   readEach,
   readTextItem,
@@ -747,13 +748,24 @@ function writeMerged(
   const calls: JsonValue[] = [];
   let functionCall: JsonObject | undefined;
   let reasoning: string | undefined;
+  let written = 0;
+  let droppedCount = 0;
   for (const { message, index: i } of members) {
+    // A provider-executed call and its result, in one assistant message from another format: dropped.
+    const dropped =
+      state.strict && !isFromChat(undefined, message) ? providerExecutedParts(message) : undefined;
     message.parts.forEach((part, j) => {
       const where = { messageIndex: i, partIndex: j };
       const pdata = providerDataOf(part, FORMAT);
       const lose = (what: string): void => {
         state.losses.push({ ...where, what });
       };
+      const droppedWhat = dropped?.get(j);
+      if (droppedWhat !== undefined) {
+        droppedCount++;
+        return lose(droppedWhat);
+      }
+      written++;
       if (part.type === 'reasoning') {
         if (assistant && pdata?.$field === 'reasoning_content' && reasoning === undefined) {
           reasoning = String(part.text);
@@ -777,6 +789,8 @@ function writeMerged(
       }
     });
   }
+  // Nothing but such pairs: no message is left to write (their losses say so).
+  if (written === 0 && droppedCount > 0) return;
   const hasCalls = calls.length > 0 || functionCall !== undefined;
   const items: JsonValue[] = [];
   for (const { part, where } of contentParts) {

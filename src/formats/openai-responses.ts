@@ -36,6 +36,7 @@ import {
   objectToArguments,
   PART_FIELDS,
   providerDataLosses,
+  providerExecutedParts,
   restOf,
   toDataUrl,
   type PartWhere,
@@ -893,10 +894,17 @@ function writeMessage(m: Message, mi: number, w: Writer): void {
   const header = !assistant && mpd?.$content !== undefined ? mpd : undefined;
   let headerUsed = false;
   const parts = Array.isArray(m.parts) ? m.parts : [];
+  // A provider-executed call and its result, in one assistant message from another format: dropped.
+  const dropped = w.foreign ? providerExecutedParts(m) : undefined;
   parts.forEach((part, pi) => {
     const where = { messageIndex: mi, partIndex: pi };
     if (!isPlainObject(part) || typeof part.type !== 'string') {
       w.lose(where, 'part that is not an object with a type');
+      return;
+    }
+    const droppedWhat = dropped?.get(pi);
+    if (droppedWhat !== undefined) {
+      w.lose(where, droppedWhat);
       return;
     }
     if (isContentPart(part, m.role, mpd)) {

@@ -363,6 +363,42 @@ export function fieldLosses(
     .map((k) => ({ ...where, what: `${label} field "${k}"` }));
 }
 
+/**
+ * The provider-executed tool calls of an assistant message and their results,
+ * by part index, each with the loss a writer reports when it drops it: a
+ * `tool-call` answered by a `tool-result` later in the same assistant message
+ * (e.g. an AI SDK call with `providerExecuted: true` and its result, such as
+ * a web search the provider ran). No provider request but the AI SDK's can
+ * replay such a call as a client call: written as one, it is left without a
+ * result in the next turn, or its result lands in the assistant turn. Each
+ * result is paired with the first earlier call of its id not yet paired.
+ * Empty for any other message. Writers drop both parts only for a message
+ * from another format (one read from their own format is written as read).
+ */
+export function providerExecutedParts(m: Message): Map<number, string> {
+  const dropped = new Map<number, string>();
+  if (m.role !== 'assistant' || !Array.isArray(m.parts)) return dropped;
+  /** Unpaired calls so far: id → their part indices, in order. */
+  const open = new Map<string, number[]>();
+  m.parts.forEach((p, j) => {
+    if (!isPlainObject(p)) return;
+    if (p.type === 'tool-call' && typeof p.id === 'string') {
+      const list = open.get(p.id);
+      if (list === undefined) open.set(p.id, [j]);
+      else list.push(j);
+      return;
+    }
+    if (p.type !== 'tool-result' || typeof p.callId !== 'string') return;
+    const call = open.get(p.callId)?.shift();
+    if (call === undefined) return;
+    const name = m.parts[call]!.name;
+    const named = typeof name === 'string' ? ` (${name})` : '';
+    dropped.set(call, `provider-executed tool call "${p.callId}"${named}`);
+    dropped.set(j, `result of provider-executed tool call "${p.callId}"`);
+  });
+  return dropped;
+}
+
 /** Losses of one object: other formats' `providerData`, then the fields not in `carried` (named with `label`). */
 export function objectLosses(
   obj: JsonObject,

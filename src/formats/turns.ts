@@ -20,6 +20,7 @@ import {
   notFormat,
   PART_FIELDS,
   providerDataLosses,
+  providerExecutedParts,
   readEach,
   restOf,
   type PartWhere,
@@ -455,8 +456,11 @@ export interface WrittenTurn {
 /**
  * Writes the v1 messages at `members` as one provider turn: the blocks of all
  * their parts, results first in a user turn that is not exactly one message
- * read from the source. Undefined (with a loss) when the messages had parts
- * but none could be written.
+ * read from the source. A provider-executed call answered in its own
+ * assistant message from another format is dropped with its result (one loss
+ * each, see {@link providerExecutedParts}). Undefined when the messages had
+ * parts but none could be written (with a loss, unless every part was such a
+ * dropped pair, whose losses say it already).
  */
 export function writeTurn(w: TurnWriter, members: readonly number[]): WrittenTurn | undefined {
   const { messages, ctx, format, losses } = w;
@@ -464,11 +468,19 @@ export function writeTurn(w: TurnWriter, members: readonly number[]): WrittenTur
   const leadMessage = messages[lead]!;
   let blocks: JsonObject[] = [];
   let partCount = 0;
+  let droppedCount = 0;
   for (const i of members) {
     const m = messages[i]!;
     losses.push(...turnMessageLosses(m, i, format));
-    partCount += m.parts.length;
+    const dropped = isFromSource(ctx, m, format) ? undefined : providerExecutedParts(m);
     m.parts.forEach((p, j) => {
+      const what = dropped?.get(j);
+      if (what !== undefined) {
+        losses.push({ messageIndex: i, partIndex: j, what });
+        droppedCount++;
+        return;
+      }
+      partCount++;
       blocks.push(...w.writePart(p, { messageIndex: i, partIndex: j }));
     });
   }
@@ -480,5 +492,6 @@ export function writeTurn(w: TurnWriter, members: readonly number[]): WrittenTur
     losses.push({ messageIndex: lead, what: `message with nothing ${w.provider} can express` });
     return undefined;
   }
+  if (blocks.length === 0 && droppedCount > 0) return undefined;
   return { lead, role, blocks };
 }
