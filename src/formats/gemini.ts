@@ -813,12 +813,26 @@ interface ResponseTurn {
   merged: boolean;
 }
 
-/** Merged function responses come first, in the order of the calls they answer. */
+/** The id of a `functionCall` part, if it has one. */
+function callIdOfPart(p: JsonValue): string | undefined {
+  if (!isPlainObject(p)) return undefined;
+  const call = p.functionCall ?? p.function_call;
+  return isPlainObject(call) && typeof call.id === 'string' ? call.id : undefined;
+}
+
+/**
+ * Merged function responses come first, in the order of the calls they
+ * answer; a response to a call in this same content stays after that call
+ * (moved first, it would precede its call, and every normalize would drop
+ * and write it again).
+ */
 function orderMergedTurn(turn: ResponseTurn): void {
   const parts = turn.content.parts as JsonValue[];
+  const callsHere = new Set(parts.map(callIdOfPart).filter((id) => id !== undefined));
   const rank = (k: number): number => {
     if (!isResponsePart(parts[k]!)) return Number.MAX_SAFE_INTEGER;
     const id = turn.callIds[k];
+    if (id !== undefined && callsHere.has(id)) return Number.MAX_SAFE_INTEGER;
     const at = id === undefined ? -1 : turn.order.indexOf(id);
     return at === -1 ? turn.order.length : at;
   };

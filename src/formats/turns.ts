@@ -469,6 +469,10 @@ export function writeTurn(w: TurnWriter, members: readonly number[]): WrittenTur
   let blocks: JsonObject[] = [];
   let partCount = 0;
   let droppedCount = 0;
+  // A result whose call is earlier in this same turn stays after it: moved first, it would come
+  // before its call, which the next read drops and normalize writes again, without end.
+  const callsSoFar = new Set<string>();
+  const pinned = new Set<JsonObject>();
   for (const i of members) {
     const m = messages[i]!;
     losses.push(...turnMessageLosses(m, i, format));
@@ -481,13 +485,18 @@ export function writeTurn(w: TurnWriter, members: readonly number[]): WrittenTur
         return;
       }
       partCount++;
-      blocks.push(...w.writePart(p, { messageIndex: i, partIndex: j }));
+      const written = w.writePart(p, { messageIndex: i, partIndex: j });
+      if (p.type === 'tool-call' && typeof p.id === 'string') callsSoFar.add(p.id);
+      if (p.type === 'tool-result' && typeof p.callId === 'string' && callsSoFar.has(p.callId))
+        for (const b of written) pinned.add(b);
+      blocks.push(...written);
     });
   }
   const exact = members.length === 1 && isFromSource(ctx, leadMessage, format);
   const role = turnRole(leadMessage, lead, format, losses);
   // All results of a turn go first in its user message (providers.md §3, §5).
-  if (!exact && role === 'user') blocks = resultsFirst(blocks, w.isResult);
+  if (!exact && role === 'user')
+    blocks = resultsFirst(blocks, (b) => w.isResult(b) && !pinned.has(b));
   if (blocks.length === 0 && partCount > 0) {
     losses.push({ messageIndex: lead, what: `message with nothing ${w.provider} can express` });
     return undefined;

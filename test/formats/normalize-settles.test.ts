@@ -1,0 +1,81 @@
+/**
+ * normalize through a provider format settles in one pass: a call in a user
+ * turn (which the provider would reject, but a file may hold) gets its
+ * synthesized result after it, not moved to the front of the turn, where
+ * the next read would find it before its call, drop it and write it again.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+
+const work = mkdtempSync(path.join(tmpdir(), 'histlint-settles-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const CASES: [string, unknown][] = [
+  [
+    'bedrock: a toolUse alone in a user turn',
+    {
+      messages: [
+        { role: 'user', content: [{ toolUse: { toolUseId: 'a', name: 'f', input: {} } }] },
+      ],
+    },
+  ],
+  [
+    'bedrock: text, then a toolUse, in a user turn',
+    {
+      messages: [
+        {
+          role: 'user',
+          content: [{ text: 'hi' }, { toolUse: { toolUseId: 'a', name: 'f', input: {} } }],
+        },
+      ],
+    },
+  ],
+  [
+    'anthropic: a user turn starting with a result, then a tool_use',
+    {
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'z', content: [] },
+            { type: 'tool_use', id: 'a', name: 'f', input: {} },
+          ],
+        },
+      ],
+    },
+  ],
+  [
+    'gemini: a user content with a functionResponse, then a functionCall',
+    {
+      contents: [
+        {
+          role: 'user',
+          parts: [
+            { functionResponse: { name: 'g', response: {} } },
+            { functionCall: { id: 'a', name: 'f', args: {} } },
+          ],
+        },
+      ],
+    },
+  ],
+];
+
+describe('normalize through a provider format', () => {
+  it.each(CASES)('%s: a second normalize changes nothing', async (name, value) => {
+    const dir = mkdtempSync(path.join(work, 'case-'));
+    writeFileSync(path.join(dir, 'h.json'), JSON.stringify(value));
+    for (const op of ['normalize', 'sanitize']) {
+      const first = await runCli([op, 'h.json', '-o', `${op}.json`], { cwd: dir });
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stderr, name).toContain('synthesized');
+      const again = await runCli([op, '--check', `${op}.json`], { cwd: dir });
+      expect(again.stderr, readFileSync(path.join(dir, `${op}.json`), 'utf8')).toBe(
+        `${op}.json: unchanged\n`,
+      );
+      expect(again.code).toBe(0);
+    }
+  });
+});
