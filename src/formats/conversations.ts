@@ -58,14 +58,18 @@ export class ReadOnlyFormatError extends SourceError {
 export class LossError extends Error {
   readonly losses: Loss[];
 
-  constructor(losses: Loss[], to: string) {
+  constructor(losses: Loss[], to: string, writingBack = false) {
     const first = losses[0]!;
     const where =
       first.messageIndex === undefined
         ? ''
         : ` at message ${first.messageIndex}${first.partIndex === undefined ? '' : ` part ${first.partIndex}`}`;
     const more = losses.length > 1 ? ` (and ${losses.length - 1} more)` : '';
-    super(`${to} cannot express ${first.what}${where}${more}; use --lossy to convert anyway`);
+    super(
+      writingBack
+        ? `not written: writing it back as ${to} would lose ${first.what}${where}${more}`
+        : `${to} cannot express ${first.what}${where}${more}; use --lossy to convert anyway`,
+    );
     this.name = 'LossError';
     this.losses = losses;
   }
@@ -153,7 +157,9 @@ export function mapConversations<T extends ConversationChange>(
           withMessages(read.conversation, result.messages),
           to === format ? read.context : undefined,
         );
-        if (options.to !== undefined && written.losses.length > 0) {
+        if (written.losses.length > 0) {
+          // Written back in its own format, a file must lose nothing: an operation refuses it.
+          if (options.to === undefined) throw new LossError(written.losses, to.name, true);
           if (!options.lossy) throw new LossError(written.losses, to.name);
           out.losses = written.losses;
         }

@@ -79,3 +79,37 @@ describe('normalize through a provider format', () => {
     }
   });
 });
+
+describe('an operation on a file of another format', () => {
+  it('refuses to write it back when the write would lose something, and leaves it as it was', async () => {
+    // A Bedrock document whose s3Location is not an s3:// URI reads as a URL part, which a
+    // Bedrock write cannot put back: the file is refused (exit 1), never written with a hole.
+    const value = {
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { text: 'see' },
+            {
+              document: {
+                name: 'd',
+                format: 'pdf',
+                source: { s3Location: { uri: 'bucket/x.pdf' } },
+              },
+            },
+          ],
+        },
+        { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'f', input: {} } }] },
+      ],
+    };
+    const dir = mkdtempSync(path.join(work, 'loss-'));
+    const text = JSON.stringify(value);
+    writeFileSync(path.join(dir, 'b.json'), text);
+    const r = await runCli(['normalize', '--write', 'b.json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'b.json: error: not written: writing it back as bedrock would lose document by URL (Bedrock takes bytes or S3) at message 0 part 1\n',
+    );
+    expect(readFileSync(path.join(dir, 'b.json'), 'utf8')).toBe(text);
+  });
+});
