@@ -99,6 +99,11 @@ const DOCUMENT_TYPES: Record<string, string> = {
 /** Image formats Bedrock takes (SDK `ImageFormat`). */
 const IMAGE_FORMATS = new Set(['gif', 'jpeg', 'png', 'webp']);
 
+/** True for an `s3://` URI, which Bedrock takes as an `s3Location`. */
+function isS3Uri(url: string): boolean {
+  return url.toLowerCase().startsWith('s3://');
+}
+
 /** The media type of a document format. */
 function documentMediaType(format: string): string {
   return DOCUMENT_TYPES[format] ?? `application/${format}`;
@@ -245,6 +250,8 @@ function readMedia(
     hints.$sourceType = 'text';
   } else if (isPlainObject(source.s3Location) && typeof source.s3Location.uri === 'string') {
     part.url = source.s3Location.uri;
+    // A uri that does not say s3:// is written back as an s3Location only with this hint.
+    if (!isS3Uri(part.url)) hints.$sourceType = 's3Location';
     sourceKnown.push('s3Location');
     fields.url = [kind, 'source', 's3Location', 'uri'];
     sourceKept = {};
@@ -538,7 +545,7 @@ function writeMedia(
     const text = pd?.$sourceType === 'text' ? base64ToText(data) : undefined;
     if (text !== undefined) source.text = text;
     else source.bytes = data;
-  } else if (url !== undefined && url.toLowerCase().startsWith('s3://')) {
+  } else if (url !== undefined && (isS3Uri(url) || pd?.$sourceType === 's3Location')) {
     source.s3Location = { uri: url };
   } else {
     state.losses.push({
