@@ -8,8 +8,10 @@ import { promises as fs, readdirSync, realpathSync, type Dirent } from 'node:fs'
 import path from 'node:path';
 import type FastGlob from 'fast-glob';
 import picomatch from 'picomatch';
-import { SourceError } from '../model/errors.js';
+import { describeFsError, SourceError } from '../model/errors.js';
 import { UsageError } from './exit-codes.js';
+
+export { describeFsError };
 
 /** A readable stream as `main` sees it. */
 export interface InputStream extends AsyncIterable<Uint8Array | string> {
@@ -203,11 +205,11 @@ export async function expandInputs(
         () => true,
         () => false,
       ));
-    if (present || (!GLOB_CHARS.test(arg) && !options.missingIsUnmatched)) {
+    if (present || (!hasGlobChars(arg) && !options.missingIsUnmatched)) {
       add(absolute, display);
       continue;
     }
-    if (!GLOB_CHARS.test(arg)) {
+    if (!hasGlobChars(arg)) {
       unmatched(arg);
       continue;
     }
@@ -241,28 +243,6 @@ export async function readStdin(io: Io): Promise<Uint8Array> {
     chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
   }
   return Buffer.concat(chunks);
-}
-
-/** Explains a file-system error in a few words, without a stack. */
-export function describeFsError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EISDIR':
-      return 'is a directory, not a file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'ELOOP':
-      return 'too many levels of symbolic links';
-    case 'ENOTDIR':
-      return 'a part of the path is not a directory';
-    case 'ERR_FS_FILE_TOO_LARGE':
-      return 'file too large to read at once';
-    default:
-      return error instanceof Error ? error.message.split('\n')[0]! : String(error);
-  }
 }
 
 /** Reads an input's bytes. Throws {@link SourceError} with a short reason. */

@@ -5,7 +5,7 @@
  * assistant events of the main thread; see docs/formats/claude-code.md for
  * which events count and how blocks map.
  */
-import { SourceError } from '../model/errors.js';
+import { ReadOnlyFormatError } from '../model/errors.js';
 import type { JsonObject, JsonValue } from '../model/json.js';
 import { parsePointer, valueAt } from '../model/pointer.js';
 import type { Message, Part } from '../model/types.js';
@@ -391,8 +391,6 @@ export const claudeCodeFormat: ConversationFormat = {
   },
   write() {
     // Reached by --check (which writes to compare); the write modes refuse earlier with the same words.
-    throw new SourceError(
-      'the claude-code format is read only; use "histlint convert --to histlint" first',
-    );
+    throw new ReadOnlyFormatError('claude-code');
   },
 };

@@ -5,7 +5,7 @@
  * `lint --fix`.
  */
 import type { SourceDocument } from '../model/document.js';
-import { SourceError } from '../model/errors.js';
+import { ReadOnlyFormatError, SourceError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
 import { replaceAt, toPointer, valueAt } from '../model/pointer.js';
 import type { Message } from '../model/types.js';
@@ -44,14 +44,6 @@ export interface MapOptions {
   to?: ConversationFormat;
   /** With `to`: convert even when the target cannot express everything (the losses are returned). */
   lossy?: boolean;
-}
-
-/** A conversation in a read-only format (Claude Code) that an operation would have to write. */
-export class ReadOnlyFormatError extends SourceError {
-  constructor(format: string) {
-    super(`the ${format} format is read only; use "histlint convert --to histlint" first`);
-    this.name = 'ReadOnlyFormatError';
-  }
 }
 
 /** A conversion refused because the target format cannot express something (SPEC §4 `convert`). */

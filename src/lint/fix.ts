@@ -5,9 +5,9 @@
  */
 import { normalizeHistory, type RepairSelection } from '../core/normalize.js';
 import { dropSystemMessages, dropUnsafeMedia } from '../core/sanitize.js';
-import { mapConversations, ReadOnlyFormatError } from '../formats/conversations.js';
+import { mapConversations } from '../formats/conversations.js';
 import { readDocument, serializeDocument } from '../model/document.js';
-import { SourceError } from '../model/errors.js';
+import { ReadOnlyFormatError, SourceError } from '../model/errors.js';
 import type { Message } from '../model/types.js';
 import type { EnabledRules } from './engine.js';
 

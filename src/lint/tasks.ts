@@ -4,7 +4,7 @@
  * whole, so memory stays bounded whatever the file size.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { SourceError } from '../model/errors.js';
+import { describeFsError, SourceError } from '../model/errors.js';
 import { firstInvalidUtf8, kindFromName } from '../model/document.js';
 import {
   countFindings,
@@ -224,7 +224,7 @@ export function runLintTaskSync(task: LintTask): TaskResult {
     result.bytes = got;
     return result;
   } catch (e) {
-    const message = e instanceof SourceError ? e.message : describeError(e);
+    const message = e instanceof SourceError ? e.message : describeFsError(e);
     return {
       file: task.file,
       findings: [],
@@ -236,15 +236,6 @@ export function runLintTaskSync(task: LintTask): TaskResult {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-}
-
-function describeError(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EISDIR') return 'is a directory, not a file';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'ELOOP') return 'too many levels of symbolic links';
-  return e instanceof Error ? e.message.split('\n')[0]! : String(e);
 }
 
 /**

@@ -17,3 +17,33 @@ export class SourceError extends Error {
     }
   }
 }
+
+/** A conversation in a read-only format (Claude Code) that an operation would have to write. */
+export class ReadOnlyFormatError extends SourceError {
+  constructor(format: string) {
+    super(`the ${format} format is read only; use "histlint convert --to histlint" first`);
+    this.name = 'ReadOnlyFormatError';
+  }
+}
+
+/** A file-system error in a few words, without a stack (the message's first line otherwise). */
+export function describeFsError(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'is a directory, not a file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ELOOP':
+      return 'too many levels of symbolic links';
+    case 'ENOTDIR':
+      return 'a part of the path is not a directory';
+    case 'ERR_FS_FILE_TOO_LARGE':
+      return 'file too large to read at once';
+    default:
+      return error instanceof Error ? error.message.split('\n')[0]! : String(error);
+  }
+}
