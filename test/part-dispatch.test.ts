@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzePairing } from '../src/core/pairing.js';
+import { analyzePairing, pairsCleanly } from '../src/core/pairing.js';
 import { PART_TYPES, type Message, type Part } from '../src/model/types.js';
 import { RULES } from '../src/rules/index.js';
 import { OTHER_PART_TYPES, type LintSubject, type Report } from '../src/rules/rule.js';
@@ -46,6 +46,7 @@ function subjectOf(p: Part, format: string): LintSubject {
     rootPointer: '',
     pointerOf: () => '',
     pairing: () => analyzePairing(messages),
+    pairsCleanly: () => pairsCleanly(messages),
     leavePending: false,
   };
 }

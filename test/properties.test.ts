@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newId, isUuid } from '../src/core/ids.js';
+import { analyzePairing, pairsCleanly } from '../src/core/pairing.js';
 import {
   INTERRUPTED_TEXT,
   normalizeHistory,
@@ -371,6 +372,62 @@ describe('normalize', () => {
       }),
       RUNS,
     );
+  });
+});
+
+describe('pairsCleanly', () => {
+  /** Nothing for a pairing rule to report, by the full index: the definition pairsCleanly shortcuts. */
+  const cleanByIndex = (messages: readonly Message[]): boolean => {
+    const p = analyzePairing(messages);
+    return (
+      p.calls.every((c) => c.id !== undefined && p.firstCallById.get(c.id) === c) &&
+      p.results.every((r) => r.status === 'answer') &&
+      p.unanswered.length === 0
+    );
+  };
+
+  it('agrees with the full pairing index on every history', () => {
+    const seen = { clean: 0, not: 0 };
+    fc.assert(
+      fc.property(messagesArb(), (messages) => {
+        const clean = cleanByIndex(messages);
+        seen[clean ? 'clean' : 'not']++;
+        expect(pairsCleanly(messages)).toBe(clean);
+      }),
+      { numRuns: 2000 },
+    );
+    // Both answers are tested, not only the common one.
+    expect(Math.min(seen.clean, seen.not)).toBeGreaterThan(100);
+  });
+
+  it('holds after normalize whenever every call has an id', () => {
+    fc.assert(
+      fc.property(messagesArb(), (messages) => {
+        const out = normalizeHistory(messages).messages;
+        const allIds = out.every((m) =>
+          m.parts.every((p) => p.type !== 'tool-call' || typeof p.id === 'string'),
+        );
+        if (allIds && cleanByIndex(out)) expect(pairsCleanly(out)).toBe(true);
+      }),
+      RUNS,
+    );
+  });
+
+  it('does not look past 64 calls (its search is quadratic), and says so with false', () => {
+    const messages: Message[] = [];
+    for (let k = 0; k < 65; k++) {
+      messages.push({
+        role: 'assistant',
+        parts: [{ type: 'tool-call', id: `c${k}`, name: 'f', arguments: '{}' }],
+      });
+      messages.push({
+        role: 'tool',
+        parts: [{ type: 'tool-result', callId: `c${k}`, name: 'f', content: [] }],
+      });
+    }
+    expect(cleanByIndex(messages)).toBe(true);
+    expect(pairsCleanly(messages)).toBe(false);
+    expect(pairsCleanly(messages.slice(0, 128))).toBe(true);
   });
 });
 

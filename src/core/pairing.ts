@@ -111,6 +111,47 @@ export function analyzePairing(
   return { calls, results, firstCallById, unanswered };
 }
 
+/** Above this many calls, {@link pairsCleanly} does not look (its search is quadratic). */
+const CLEAN_CHECK_MAX_CALLS = 64;
+/** Reused by {@link pairsCleanly} (one conversation at a time), so the check allocates nothing. */
+const seenIds: string[] = new Array<string>(CLEAN_CHECK_MAX_CALLS).fill('');
+const seenAnswered: boolean[] = new Array<boolean>(CLEAN_CHECK_MAX_CALLS).fill(false);
+
+/**
+ * A quick check for the common case, without building the index: true when
+ * every tool call has a string id used by no other call and exactly one
+ * result after it, and every tool result answers such a call. Then the
+ * pairing of `messages` holds no finding of any kind. False means "not
+ * known": build the index with {@link analyzePairing}.
+ */
+export function pairsCleanly(messages: readonly Message[]): boolean {
+  let calls = 0;
+  let answered = 0;
+  for (let pos = 0; pos < messages.length; pos++) {
+    const parts = messages[pos]!.parts;
+    for (let j = 0; j < parts.length; j++) {
+      const part = parts[j]!;
+      if (part.type === 'tool-call') {
+        const id = part.id;
+        if (typeof id !== 'string' || calls === CLEAN_CHECK_MAX_CALLS) return false;
+        for (let k = 0; k < calls; k++) if (seenIds[k] === id) return false;
+        seenIds[calls] = id;
+        seenAnswered[calls++] = false;
+      } else if (part.type === 'tool-result') {
+        const callId = part.callId;
+        if (typeof callId !== 'string') return false;
+        // Results mostly answer recent calls: search from the end.
+        let k = calls - 1;
+        while (k >= 0 && seenIds[k] !== callId) k--;
+        if (k === -1 || seenAnswered[k]) return false;
+        seenAnswered[k] = true;
+        answered++;
+      }
+    }
+  }
+  return answered === calls;
+}
+
 /** True when `text` is the JSON text of an object; lives in json-text.ts, kept here for importers. */
 export { isObjectJsonText } from './json-text.js';
 

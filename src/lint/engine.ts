@@ -3,7 +3,7 @@
  * decode, `JSON.parse`, the precompiled validator and the pairing pass;
  * positions are recovered only for conversations that have findings.
  */
-import { analyzePairing, type Pairing } from '../core/pairing.js';
+import { analyzePairing, pairsCleanly, type Pairing } from '../core/pairing.js';
 import { detectFormat } from '../formats/detect.js';
 import type { ConversationFormat, ReadResult } from '../formats/format.js';
 import { formatByName } from '../formats/index.js';
@@ -93,6 +93,7 @@ class Subject implements LintSubject {
   readonly format: string;
   readonly shape: LintSubject['shape'];
   private cachedPairing: Pairing | undefined;
+  private cachedClean: boolean | undefined;
 
   constructor(
     readonly root: JsonValue,
@@ -117,6 +118,11 @@ class Subject implements LintSubject {
   pairing(): Pairing {
     this.cachedPairing ??= analyzePairing(this.messages);
     return this.cachedPairing;
+  }
+
+  pairsCleanly(): boolean {
+    this.cachedClean ??= pairsCleanly(this.messages);
+    return this.cachedClean;
   }
 }
 

@@ -17,6 +17,7 @@ export default defineRule({
     messages: { dangling: 'tool call "{id}"{name} has no result after it' },
   },
   check(subject, ctx) {
+    if (subject.pairsCleanly()) return;
     const pending = subject.leavePending ? pendingAssistantPosition(subject.messages) : -1;
     for (const call of subject.pairing().unanswered) {
       if (call.position === pending) continue;

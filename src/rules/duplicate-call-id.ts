@@ -16,6 +16,7 @@ export default defineRule({
     },
   },
   check(subject, ctx) {
+    if (subject.pairsCleanly()) return;
     const pairing = subject.pairing();
     for (const call of pairing.calls) {
       if (call.id === undefined) continue;

@@ -14,6 +14,7 @@ export default defineRule({
     messages: { early: 'tool result for call "{id}" comes before the call (message {callIndex})' },
   },
   check(subject, ctx) {
+    if (subject.pairsCleanly()) return;
     const pairing = subject.pairing();
     for (const r of pairing.results) {
       if (r.status !== 'before-call') continue;

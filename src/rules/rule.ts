@@ -45,6 +45,12 @@ export interface LintSubject {
   pointerOf(messageIndex?: number, partIndex?: number, path?: readonly (string | number)[]): string;
   /** The pairing index of `messages` (computed once, shared by the pairing rules). */
   pairing(): Pairing;
+  /**
+   * True when the pairing is known to hold nothing to report (every call has a unique id and
+   * exactly one result after it; every result answers a call): a quick check the pairing rules
+   * make before asking for {@link pairing}.
+   */
+  pairsCleanly(): boolean;
   /** `--leave-pending`: the unanswered calls of a trailing assistant message are not findings. */
   leavePending: boolean;
 }
