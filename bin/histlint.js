@@ -13,7 +13,10 @@ process.on('SIGINT', () => {
 
 process.exitCode = await main({
   argv: process.argv.slice(2),
-  stdin: process.stdin,
+  // Opening standard input costs a few milliseconds: only the commands that read it do.
+  get stdin() {
+    return process.stdin;
+  },
   stdout: process.stdout,
   stderr: process.stderr,
   cwd: process.cwd(),

@@ -10,11 +10,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runTasks, startPool } from '../src/lint/pool.js';
+import { batchBounds, runTasks, startPool } from '../src/lint/pool.js';
+import { packTasks, type WorkerMessage } from '../src/lint/worker.js';
 import { parseShard, shardOf } from '../src/lint/shard.js';
 import {
   mergeRanges,
   runLintTask,
+  runLintTaskSync,
   splitAtLines,
   type LintTask,
   type TaskOptions,
@@ -115,27 +117,103 @@ describe('byte ranges of a JSONL file', () => {
   });
 });
 
+describe('batches', () => {
+  const taskArb = fc.array(
+    fc.record({ range: fc.boolean(), size: fc.integer({ min: 0, max: 3 * 1024 * 1024 }) }),
+    { maxLength: 400 },
+  );
+
+  it('cover the tasks in order, at most 64 tasks and 4 MB each, a byte range always alone', () => {
+    fc.assert(
+      fc.property(taskArb, (specs) => {
+        const tasks: LintTask[] = specs.map((t, k) => {
+          const task: LintTask = { file: `f${k}`, absolute: `/f${k}`, options: OPTIONS };
+          if (t.range) task.range = { start: 0, end: 1 };
+          return task;
+        });
+        const bounds = batchBounds(
+          tasks,
+          specs.map((t) => t.size),
+        );
+        expect(bounds[0]).toBe(0);
+        expect(bounds[bounds.length - 1]).toBe(tasks.length);
+        for (let b = 0; b + 1 < bounds.length; b++) {
+          const [from, to] = [bounds[b]!, bounds[b + 1]!];
+          expect(to).toBeGreaterThan(from);
+          expect(to - from).toBeLessThanOrEqual(64);
+          const batch = specs.slice(from, to);
+          if (batch.some((t) => t.range)) expect(batch).toHaveLength(1);
+          // Only the task that reached 4 MB can end a batch above it.
+          const bytes = batch.slice(0, -1).reduce((n, t) => n + t.size, 0);
+          expect(bytes).toBeLessThan(4 * 1024 * 1024);
+        }
+      }),
+    );
+  });
+});
+
 describe('worker threads', () => {
-  it.runIf(existsSync(path.join(ROOT, 'dist/lint/worker.js')))(
-    'give the results of one thread, in task order',
+  const hasWorker = existsSync(path.join(ROOT, 'dist/lint/worker.js'));
+  const files = Array.from({ length: 12 }, (_, k) => {
+    const f = path.join(work, `w${k}.jsonl`);
+    writeFileSync(f, jsonl(20 + k * 3));
+    return f;
+  });
+  // Enough tasks for several batches, so that every thread gets some.
+  const tasks: LintTask[] = Array.from({ length: 300 }, (_, k) => ({
+    file: `t${k}`,
+    absolute: files[k % files.length]!,
+    options: OPTIONS,
+  }));
+
+  it.runIf(hasWorker)('give the results of one thread, in task order', async () => {
+    const one = await runTasks(tasks, null);
+    const pool = await startPool(3);
+    expect(pool?.threads).toBe(2);
+    const three = await runTasks(tasks, pool);
+    expect(three).toEqual(one);
+  });
+
+  it.runIf(hasWorker)(
+    'take each batch exactly once from the shared counter, whichever thread takes it',
     async () => {
-      const files = Array.from({ length: 12 }, (_, k) => {
-        const f = path.join(work, `w${k}.jsonl`);
-        writeFileSync(f, jsonl(20 + k * 3));
-        return f;
-      });
-      const tasks: LintTask[] = files.map((f) => ({
-        file: path.basename(f),
-        absolute: f,
-        options: OPTIONS,
-      }));
-      const one = await runTasks(tasks, null);
-      const pool = await startPool(2);
-      expect(pool).not.toBeNull();
-      const two = await runTasks(tasks, pool);
-      expect(two).toEqual(one);
+      const pool = (await startPool(3))!;
+      const bounds = batchBounds(tasks, []);
+      const next = new Int32Array(new SharedArrayBuffer(4));
+      const order = { ...packTasks(tasks), bounds, next };
+      const taken: number[] = [];
+      const results = new Array<unknown>(tasks.length);
+      const onMessage = (m: WorkerMessage): void => {
+        if (m === null) return;
+        taken.push(m.batch);
+        m.results.forEach((r, i) => (results[bounds[m.batch]! + i] = r));
+      };
+      try {
+        await Promise.all([pool.run(0, order, onMessage), pool.run(1, order, onMessage)]);
+      } finally {
+        await pool.destroy();
+      }
+      expect(taken.sort((a, b) => a - b)).toEqual(bounds.slice(1).map((_, b) => b));
+      expect(results).toEqual(tasks.map((t) => runLintTaskSync(t)));
     },
   );
+
+  it.runIf(hasWorker)('fail the run when a worker thread fails', async () => {
+    const pool = (await startPool(2))!;
+    try {
+      // An order without tasks makes the worker throw: the run must reject, not hang.
+      const broken = {
+        options: [],
+        bounds: [0, 1],
+        next: new Int32Array(new SharedArrayBuffer(4)),
+      };
+      await expect(
+        pool.run(0, broken as unknown as Parameters<typeof pool.run>[1], () => undefined),
+      ).rejects.toThrow();
+    } finally {
+      await pool.destroy();
+    }
+  });
 
   it('lint --jobs 2 and --jobs 1 print byte-identical reports', async () => {
     const dir = mkdtempSync(path.join(work, 'cli-'));

@@ -1,13 +1,19 @@
 /**
  * Runs lint tasks on `--jobs` threads: this thread and `jobs - 1` worker
- * threads (tinypool), or this thread alone for `--jobs 1`. Work travels in
- * batches from one shared queue; results come back in task order, so output
- * does not depend on the number of jobs.
+ * threads, or this thread alone for `--jobs 1`. The tasks are cut into
+ * batches that every thread takes from one shared counter, so no thread
+ * waits for another to hand it work; results are stored by task index, so
+ * output does not depend on the number of jobs.
+ *
+ * The threads are plain `node:worker_threads` workers, one work order each:
+ * with the threads scheduling themselves, a task-queue pool (tinypool,
+ * piscina) had nothing left to do but cost start-up time.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { runLintTaskSync, type LintTask, type TaskResult } from './tasks.js';
-import { packBatch } from './worker.js';
+import { packTasks, takeBatch, WORKER_MARK, type WorkerMessage, type WorkOrder } from './worker.js';
 
 /**
  * The built worker: beside this module in dist/bundle/ (the CLI) and in dist/lint/ (the
@@ -20,47 +26,61 @@ const WORKER = [
   .map((url) => fileURLToPath(url))
   .find((file) => existsSync(file));
 
-/** A batch closes at this many tasks or this many bytes (a byte range is always alone). */
-const BATCH_TASKS = 256;
-const BATCH_BYTES = 16 * 1024 * 1024;
+/**
+ * A batch closes at this many tasks or this many bytes (a byte range is always alone). Taking a
+ * batch costs one atomic add, so batches are small: the threads finish close together.
+ */
+const BATCH_TASKS = 64;
+const BATCH_BYTES = 4 * 1024 * 1024;
 
-/** Batches handed to each worker thread at a time. */
-const LANES_PER_THREAD = 2;
-
-/** This thread lets pending events (worker replies, Ctrl-C) run after this many of its own tasks. */
+/** This thread lets pending events (worker results, Ctrl-C) run after this many of its own tasks. */
 const YIELD_EVERY = 64;
 
-/** Groups consecutive tasks into batches by count and size. */
-export function batchTasks(tasks: readonly LintTask[], sizes: readonly number[]): number[][] {
-  const batches: number[][] = [];
-  let current: number[] = [];
+/**
+ * Cuts consecutive tasks into batches by count and size: batch b is tasks
+ * [bounds[b], bounds[b + 1]). A byte range of a file is a batch of its own.
+ */
+export function batchBounds(tasks: readonly LintTask[], sizes: readonly number[]): number[] {
+  const bounds = [0];
+  let count = 0;
   let bytes = 0;
+  const close = (end: number): void => {
+    if (end > bounds[bounds.length - 1]!) bounds.push(end);
+    count = 0;
+    bytes = 0;
+  };
   tasks.forEach((task, k) => {
     if (task.range !== undefined) {
-      if (current.length > 0) batches.push(current);
-      batches.push([k]);
-      current = [];
-      bytes = 0;
+      close(k);
+      close(k + 1);
       return;
     }
-    current.push(k);
+    count++;
     bytes += sizes[k] ?? 0;
-    if (current.length >= BATCH_TASKS || bytes >= BATCH_BYTES) {
-      batches.push(current);
-      current = [];
-      bytes = 0;
-    }
+    if (count >= BATCH_TASKS || bytes >= BATCH_BYTES) close(k + 1);
   });
-  if (current.length > 0) batches.push(current);
-  return batches;
+  close(tasks.length);
+  return bounds;
 }
 
 /** Worker threads started ahead of the work, so they load their code while this thread prepares tasks. */
 export interface LintPool {
   /** How many worker threads run besides this one. */
   readonly threads: number;
-  run(tasks: LintTask[]): Promise<TaskResult[]>;
+  /**
+   * Hands worker `t` a work order; `onMessage` sees what it posts. Resolves when it has posted
+   * its last batch, rejects when the thread fails.
+   */
+  run(t: number, order: WorkOrder, onMessage: (m: WorkerMessage) => void): Promise<void>;
+  /** Stops every thread (a running order rejects, unless stopped on purpose). */
   destroy(): Promise<void>;
+}
+
+/** Why a worker thread ended before it finished its order. */
+function threadFailure(reason: unknown): Error {
+  return reason instanceof Error
+    ? reason
+    : new Error(`lint worker thread stopped (${String(reason)})`);
 }
 
 /**
@@ -68,31 +88,48 @@ export interface LintPool {
  * lints too. Returns null for one job, or when the built worker is missing
  * (as in tests of src/).
  */
-export async function startPool(jobs: number): Promise<LintPool | null> {
+export function startPool(jobs: number): Promise<LintPool | null> {
   const threads = jobs - 1;
-  if (threads < 1 || WORKER === undefined) return null;
-  const { default: Tinypool } = await import('tinypool');
-  const pool = new Tinypool({
-    filename: WORKER,
-    minThreads: threads,
-    maxThreads: threads,
-    // Each thread holds a second batch: a batch handed over only when the previous one returns
-    // would wait while this thread is busy with its own work and cannot hear the worker.
-    concurrentTasksPerWorker: LANES_PER_THREAD,
-    idleTimeout: 100,
+  if (threads < 1 || WORKER === undefined) return Promise.resolve(null);
+  const file = WORKER;
+  const workers = Array.from({ length: threads }, () => {
+    const worker = new Worker(file, { workerData: WORKER_MARK });
+    // A thread that fails before it is handed an order (its code failed to load) fails that order.
+    const failed = new Promise<never>((_, reject) => {
+      worker.once('error', (e) => reject(threadFailure(e)));
+      worker.once('exit', (code) => reject(threadFailure(`exit code ${code}`)));
+    });
+    failed.catch(() => undefined);
+    return { worker, failed };
   });
-  return {
+  return Promise.resolve({
     threads,
-    run: (batch) => pool.run(packBatch(batch)) as Promise<TaskResult[]>,
-    destroy: () => pool.destroy(),
-  };
+    run(t, order, onMessage) {
+      const { worker, failed } = workers[t]!;
+      const done = new Promise<void>((resolve) => {
+        const listener = (m: WorkerMessage): void => {
+          onMessage(m);
+          if (m === null) {
+            worker.off('message', listener);
+            resolve();
+          }
+        };
+        worker.on('message', listener);
+      });
+      worker.postMessage(order);
+      return Promise.race([done, failed]);
+    },
+    async destroy() {
+      await Promise.all(workers.map(({ worker }) => worker.terminate()));
+    },
+  });
 }
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Runs tasks on this thread and the pool's threads (this thread alone when
- * there is no pool); `onResult` sees each result as it completes. The pool
+ * there is no pool); `onResult` sees each result as it arrives. The pool
  * is destroyed at the end.
  */
 export async function runTasks(
@@ -117,46 +154,49 @@ export async function runTasks(
     }
     return results;
   }
-  const batches = batchTasks(tasks, sizes);
-  let next = 0;
+  const bounds = batchBounds(tasks, sizes);
+  const count = bounds.length - 1;
+  const next = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   const aborted = (): boolean => signal?.aborted === true;
-  // One listener for the whole run (not one per batch): Ctrl-C stops the threads, pending batches fail.
-  const stop = (): void => void pool.destroy();
+  // Ctrl-C: no thread takes another batch, and the workers stop at once; the untaken tasks stay empty.
+  const stop = (): void => {
+    Atomics.store(next, 0, count);
+    void pool.destroy();
+  };
   signal?.addEventListener('abort', stop, { once: true });
 
-  // A worker lane hands the pool one batch at a time; with two lanes per thread, a worker always
-  // holds its next batch, even while this thread is busy with its own and cannot hand one out.
-  const workerLane = async (): Promise<void> => {
-    while (next < batches.length && !aborted()) {
-      const batch = batches[next++]!;
-      try {
-        const out = await pool.run(batch.map((k) => tasks[k]!));
-        batch.forEach((k, i) => store(k, out[i]!));
-      } catch (e) {
-        // An aborted batch leaves its slots empty; anything else is a bug to surface.
-        if (!aborted()) throw e;
-      }
+  const packed = packTasks(tasks);
+  const order: WorkOrder = { ...packed, bounds, next };
+  const workerRun = async (t: number): Promise<void> => {
+    try {
+      await pool.run(t, order, (m) => {
+        if (m === null) return;
+        const first = bounds[m.batch]!;
+        m.results.forEach((r, i) => store(first + i, r));
+      });
+    } catch (e) {
+      // A stopped run leaves its tasks empty; anything else is a bug to surface.
+      if (!aborted()) throw e;
     }
   };
-  // This thread's lane: it lints too, from the first moment, while the workers load their code.
-  const ownLane = async (): Promise<void> => {
+  // This thread takes batches too, from the first moment, while the workers load their code.
+  const ownRun = async (): Promise<void> => {
     let done = 0;
-    while (next < batches.length && !aborted()) {
-      for (const k of batches[next++]!) {
+    for (let b = takeBatch(next, count); b !== -1; b = takeBatch(next, count)) {
+      for (let k = bounds[b]!; k < bounds[b + 1]!; k++) {
         if (aborted()) return;
         store(k, runLintTaskSync(tasks[k]!));
         if (++done % YIELD_EVERY === 0 || tasks[k]!.range !== undefined) await nextTurn();
       }
-      await nextTurn();
     }
   };
   try {
-    // Worker lanes first: an async function runs up to its first await at once, and this
-    // thread's lane would otherwise finish a task before the workers were handed any.
-    const lanes: Promise<void>[] = [];
-    for (let t = 0; t < pool.threads * LANES_PER_THREAD; t++) lanes.push(workerLane());
-    lanes.push(ownLane());
-    await Promise.all(lanes);
+    // Workers first: an async function runs up to its first await at once, and this thread's
+    // run would otherwise take every batch before a worker was handed its order.
+    const runs: Promise<void>[] = [];
+    for (let t = 0; t < pool.threads; t++) runs.push(workerRun(t));
+    runs.push(ownRun());
+    await Promise.all(runs);
   } finally {
     signal?.removeEventListener('abort', stop);
     await pool.destroy();
