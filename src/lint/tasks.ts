@@ -47,6 +47,17 @@ export interface TaskResult extends FileResult {
 }
 
 const CHUNK = 1 << 20;
+/**
+ * One read buffer per thread, reused by every file and range it reads: lint is synchronous, the
+ * bytes are decoded to text at once, and nothing keeps them (a fresh buffer per file cost more
+ * than its read).
+ */
+let scratch: Buffer | undefined;
+function scratchBuffer(size: number): Buffer {
+  if (size > CHUNK) return Buffer.allocUnsafe(size);
+  scratch ??= Buffer.allocUnsafe(CHUNK);
+  return scratch;
+}
 const DECODER = new TextDecoder('utf-8', { fatal: true });
 
 const RULE_SETS = new Map<string, EnabledRules>();
@@ -93,7 +104,7 @@ function forEachLine(
   end: number,
   onLine: (bytes: Uint8Array, index: number) => void,
 ): number {
-  const buf = Buffer.allocUnsafe(CHUNK);
+  const buf = scratchBuffer(CHUNK);
   let carry: Buffer | null = null;
   let position = start;
   let index = 0;
@@ -212,7 +223,7 @@ export function runLintTaskSync(task: LintTask): TaskResult {
       delete result.newlines;
       return result;
     }
-    const bytes = Buffer.allocUnsafe(stat.size);
+    const bytes = scratchBuffer(stat.size);
     let got = 0;
     while (got < stat.size) {
       const n = readSync(fd, bytes, got, stat.size - got, got);
