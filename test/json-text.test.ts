@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isObjectJsonText } from '../src/core/json-text.js';
+import { isFlatObjectText, isObjectJsonText } from '../src/core/json-text.js';
 import { isObjectJsonText as fromPairing } from '../src/core/pairing.js';
 
 /** What isObjectJsonText must answer: JSON.parse succeeds and gives a plain object. */
@@ -234,6 +234,13 @@ describe('isObjectJsonText on hand-picked edge cases', () => {
     },
   );
 
+  it.each(EDGE_CASES.map((text) => [JSON.stringify(text).slice(0, 80), text]))(
+    'the flat-object shortcut accepts only valid objects: %s',
+    (_label, text) => {
+      if (isFlatObjectText(text)) expect(oracle(text)).toBe(true);
+    },
+  );
+
   it('the table has both answers in quantity', () => {
     const accepted = EDGE_CASES.filter(oracle).length;
     expect(accepted).toBeGreaterThanOrEqual(30);
@@ -303,13 +310,18 @@ describe('isObjectJsonText on deep nesting', () => {
 class Tally {
   accepted = 0;
   rejected = 0;
+  flat = 0;
 
-  /** Checks `text` against the oracle and counts the answer. */
+  /** Checks `text` against the oracle (and the flat-object shortcut's soundness) and counts the answer. */
   check(text: string): void {
     const expected = oracle(text);
     if (expected) this.accepted++;
     else this.rejected++;
     expect(isObjectJsonText(text)).toBe(expected);
+    if (isFlatObjectText(text)) {
+      this.flat++;
+      expect(expected).toBe(true);
+    }
   }
 
   /** Fails when either answer was seen fewer than `min` times. */
@@ -396,6 +408,29 @@ describe('isObjectJsonText agrees with JSON.parse (properties)', () => {
     );
     // Every text is valid, so only acceptances are expected here.
     expect(tally.accepted).toBe(2 * RUNS);
+    expect(tally.flat).toBeGreaterThan(RUNS / 4);
+  });
+
+  it('the flat-object shortcut accepts every flat object, whatever its layout and strings', () => {
+    const primitive = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+    );
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string({ unit: 'binary' }), primitive, { maxKeys: 5 }),
+        jsonSpace,
+        jsonSpace,
+        (value, indent, around) => {
+          const text = around + JSON.stringify(value, null, indent) + around;
+          expect(isFlatObjectText(text)).toBe(true);
+        },
+      ),
+      { numRuns: RUNS },
+    );
   });
 
   it('on valid texts with one to three characters deleted, inserted or replaced', () => {

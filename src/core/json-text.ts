@@ -51,13 +51,33 @@ const LONG_TEXT = 1024;
  */
 const kinds = new Uint8Array(LONG_TEXT);
 
+// The JSON grammar (RFC 8259) of a flat object, whose members hold strings, numbers and literals.
+const WS = String.raw`[ \t\n\r]*`;
+const STRING = String.raw`"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"`;
+const NUMBER = String.raw`-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?`;
+const MEMBER = `${STRING}${WS}:${WS}(?:${STRING}|${NUMBER}|true|false|null)${WS}`;
+const FLAT_OBJECT = new RegExp(String.raw`^${WS}\{${WS}(?:${MEMBER}(?:,${WS}${MEMBER})*)?\}${WS}$`);
+
+/**
+ * True when `text` is the text of a flat JSON object (no nested object or
+ * array): most tool-call arguments. A match is always valid JSON (the pattern
+ * is the grammar itself); no match only means "not flat, or not valid", for
+ * the full check to decide. Each alternative of the pattern starts with a
+ * different character, so it cannot backtrack more than linearly.
+ */
+export function isFlatObjectText(text: string): boolean {
+  return FLAT_OBJECT.test(text);
+}
+
 /**
  * True when `text` is the JSON text of an object (what tool-call `arguments`
  * must be): exactly when `JSON.parse(text)` succeeds and returns a non-null,
  * non-array object.
  */
 export function isObjectJsonText(text: string): boolean {
-  return text.length > LONG_TEXT ? parsesToObject(text) : validate(text);
+  if (text.length > LONG_TEXT) return parsesToObject(text);
+  // The regular expression runs as native code, about twice as fast as the walk on flat objects.
+  return FLAT_OBJECT.test(text) || validate(text);
 }
 
 /** {@link isObjectJsonText} for long texts. */
