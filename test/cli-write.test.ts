@@ -344,6 +344,20 @@ describe('an output that would overwrite an input', () => {
     expect(read(dir, 'report.json')).toBe(report);
   });
 
+  it('lint -o naming one of many inputs (a long list is scanned, not indexed) is refused', async () => {
+    const files: Record<string, string> = {};
+    for (let k = 0; k < 300; k++) files[`data/f${String(k).padStart(3, '0')}.json`] = DANGLING_TEXT;
+    const dir = folder(files);
+    symlinkSync(path.join(dir, 'data/f123.json'), path.join(dir, 'link.json'));
+    for (const target of ['data/f299.json', 'link.json']) {
+      const result = await runCli(['lint', 'data', '-o', target], { cwd: dir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`-o ${target} is one of the inputs`);
+    }
+    expect(read(dir, 'data/f299.json')).toBe(DANGLING_TEXT);
+    expect(read(dir, 'data/f123.json')).toBe(DANGLING_TEXT);
+  });
+
   it('--out-dir naming a file is a one-line usage error', async () => {
     const dir = folder({ 'history.json': DANGLING_TEXT, 'out.json': '{}' });
     const result = await runCli(['normalize', 'history.json', '--out-dir', 'out.json'], {

@@ -3,7 +3,12 @@
  * errors, BOMs, JSON and JSONL units, and writing back what was read.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeUtf8, readDocument, serializeDocument } from '../src/model/document.js';
+import {
+  decodeUtf8,
+  kindFromName,
+  readDocument,
+  serializeDocument,
+} from '../src/model/document.js';
 import { SourceError } from '../src/model/errors.js';
 import { JsonNumber, jsonEqual, parseJson, type JsonValue } from '../src/model/json.js';
 
@@ -120,6 +125,25 @@ describe('decodeUtf8', () => {
       }
       expect(text).toBeUndefined();
     }
+  });
+});
+
+describe('kindFromName', () => {
+  it.each([
+    ['a.json', 'json'],
+    ['/some/long/folder/path/with.dots/conversation.JSON', 'json'],
+    ['.json', 'json'],
+    ['a.jsonl', 'jsonl'],
+    ['C:\\logs\\A.JSONL', 'jsonl'],
+    ['x.NdJson', 'jsonl'],
+    ['x.ndjson', 'jsonl'],
+    ['json', undefined],
+    ['a.jsonl.bak', undefined],
+    ['folder.json/file.txt', undefined],
+    ['a.jso', undefined],
+    ['', undefined],
+  ])('%s is %s', (name, kind) => {
+    expect(kindFromName(name)).toBe(kind);
   });
 });
 

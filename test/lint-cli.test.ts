@@ -466,6 +466,10 @@ describe('patterns', () => {
     const { report } = await lintJson(['data/a.json', 'data/*.json', 'data'], { cwd });
     const files = filesOf(report);
     expect(files.filter((f) => f === 'data/a.json')).toHaveLength(1);
+    // A folder first (its walk is not deduplicated: it cannot list a file twice), then again.
+    const again = filesOf((await lintJson(['data', 'data/*.json', 'data'], { cwd })).report);
+    expect(again).toEqual([...new Set(again)]);
+    expect(again).toContain('data/a.json');
   });
 
   it('paths are shown as given, with / separators (also outside the working folder)', async () => {

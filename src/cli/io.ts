@@ -148,10 +148,16 @@ export async function expandInputs(
       ? picomatch([...options.ignore], { dot: true })
       : () => false;
   const out: InputRef[] = [];
-  const seen = new Set<string>();
+  // One argument never names a file twice (a folder walk or a glob lists each once): the set of
+  // what earlier arguments gave is built only when a second argument adds files.
+  let seen: Set<string> | undefined;
+  let firstArgument = true;
   const add = (absolute: string, display: string): void => {
-    if (seen.has(absolute)) return;
-    seen.add(absolute);
+    if (!firstArgument) {
+      seen ??= new Set(out.flatMap((i) => (i.absolute === undefined ? [] : [i.absolute])));
+      if (seen.has(absolute)) return;
+      seen.add(absolute);
+    }
     out.push({ display: toPosix(display), absolute });
   };
   const shown = (absolute: string): string => {
@@ -163,6 +169,7 @@ export async function expandInputs(
       throw new UsageError(`no files match the pattern "${arg}"${why}`);
   };
   for (const arg of args) {
+    firstArgument = out.length === 0;
     if (arg === '-') {
       if (out.some((i) => i.absolute === undefined))
         throw new UsageError('"-" (standard input) is given more than once');
@@ -348,18 +355,23 @@ export async function writeAtomic(target: string, data: string): Promise<void> {
  * one: no input changes without `--write` (SPEC §6).
  */
 export class InputPaths {
-  private readonly paths = new Set<string>();
+  /** Built for a short list or on the second question: one question about a long list (lint's -o) scans it instead. */
+  private paths: Set<string> | undefined;
+  private asked = false;
 
-  constructor(inputs: readonly InputRef[]) {
+  constructor(private readonly inputs: readonly InputRef[]) {}
+
+  /** Every input's path, and, for a short list, where it leads. */
+  private *allPaths(): Generator<string> {
     // Folders and globs never yield symbolic links; a path named on the command line may be
     // one, so a short list (the only kind that names paths one by one) is resolved too.
-    const resolveLinks = inputs.length <= 256;
-    for (const input of inputs) {
+    const resolveLinks = this.inputs.length <= 256;
+    for (const input of this.inputs) {
       if (input.absolute === undefined) continue;
-      this.paths.add(input.absolute);
+      yield input.absolute;
       if (resolveLinks) {
         try {
-          this.paths.add(realpathSync(input.absolute));
+          yield realpathSync(input.absolute);
         } catch {
           // Unreadable: reading it reports the problem.
         }
@@ -367,11 +379,19 @@ export class InputPaths {
     }
   }
 
+  private includes(target: string): boolean {
+    if (this.paths !== undefined) return this.paths.has(target);
+    for (const p of this.allPaths()) if (p === target) return true;
+    return false;
+  }
+
   /** True when writing `target` (an absolute path) would overwrite an input. */
   has(target: string): boolean {
-    if (this.paths.has(target)) return true;
+    if (this.asked || this.inputs.length <= 256) this.paths ??= new Set(this.allPaths());
+    this.asked = true;
+    if (this.includes(target)) return true;
     try {
-      return this.paths.has(realpathSync(target));
+      return this.includes(realpathSync(target));
     } catch {
       return false; // not there yet, so no input
     }

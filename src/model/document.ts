@@ -182,7 +182,8 @@ export function guessKind(text: string): 'json' | 'jsonl' {
 
 /** The document kind a file name implies. */
 export function kindFromName(name: string): 'json' | 'jsonl' | undefined {
-  const lower = name.toLowerCase();
+  // Only the end of the name matters: lower-casing a whole path per file showed in profiles.
+  const lower = name.slice(-7).toLowerCase();
   if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) return 'jsonl';
   if (lower.endsWith('.json')) return 'json';
   return undefined;
