@@ -187,10 +187,12 @@ export function isBedrock(value: JsonValue): boolean {
   if (!Array.isArray(messages) || messagesProblem(messages, found) !== null) return false;
   if (value.system !== undefined && !isSystemList(value.system)) return false;
   if (found.blocks) return true;
-  // No block to go by (an empty history): the Converse request fields decide.
+  // No block to go by: a system list of Converse blocks with no messages (what a history of a
+  // system prompt alone is written as), or with the Converse request fields.
   return (
     isSystemList(value.system) &&
-    ['inferenceConfig', 'toolConfig', 'modelId'].some((k) => Object.hasOwn(value, k))
+    (messages.length === 0 ||
+      ['inferenceConfig', 'toolConfig', 'modelId'].some((k) => Object.hasOwn(value, k)))
   );
 }
 

@@ -155,12 +155,10 @@ function detectGemini(value: JsonValue): boolean {
   }
   if (!isPlainObject(value) || 'messages' in value || 'input' in value) return false;
   const contents = value.contents;
-  return (
-    Array.isArray(contents) &&
-    contents.length > 0 &&
-    contents.every((c) => isGeminiContent(c)) &&
-    hasGeminiPart(contents)
-  );
+  if (!Array.isArray(contents)) return false;
+  // No other format has `contents`: an empty list (what an empty history is written as) is Gemini's.
+  if (contents.length === 0) return true;
+  return contents.every((c) => isGeminiContent(c)) && hasGeminiPart(contents);
 }
 
 // ------------------------------------------------------------------- reading

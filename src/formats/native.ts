@@ -30,6 +30,21 @@ export function nativeProblem(value: JsonValue): string | null {
   return shapeProblem(messages);
 }
 
+/**
+ * True for `{"messages": [], "system": ...}` without a version: a request of a provider whose
+ * system prompt is a field of its own (Anthropic, Bedrock), holding nothing else. Its empty
+ * messages fit v1 too, but v1 has no `system` field: the provider formats read it.
+ */
+function isProviderSystemOnly(value: JsonValue): boolean {
+  return (
+    isObject(value) &&
+    !Object.hasOwn(value, 'version') &&
+    Array.isArray(value.messages) &&
+    value.messages.length === 0 &&
+    (typeof value.system === 'string' || Array.isArray(value.system))
+  );
+}
+
 /** A locator for messages under `base` (`/messages` in an envelope, the root for a bare array). */
 function locatorAt(base: string): Locator {
   return (messageIndex, partIndex, path = []) => {
@@ -56,7 +71,7 @@ export const nativeFormat: ConversationFormat = {
   readOnly: false,
   detect(value) {
     // An object counts only with the version envelope or v1-shaped messages (parts, not content).
-    const ok = nativeProblem(value) === null;
+    const ok = nativeProblem(value) === null && !isProviderSystemOnly(value);
     if (ok) lastDetected = value;
     return ok;
   },

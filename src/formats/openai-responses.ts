@@ -166,9 +166,8 @@ function detect(value: JsonValue): boolean {
   if ('messages' in value || 'contents' in value) return false;
   const input = value.input;
   if (!Array.isArray(input)) return false;
-  if (input.length === 0) {
-    return typeof value.model === 'string' || typeof value.instructions === 'string';
-  }
+  // No other format has `input`: an empty list (what an empty history is written as) is Responses'.
+  if (input.length === 0) return true;
   return input.every((i) => isItemLike(i, false));
 }
 

@@ -137,7 +137,12 @@ describe('bedrock detection', () => {
     expect(
       bedrockFormat.detect({ messages: [], system: [{ text: 's' }], inferenceConfig: {} }),
     ).toBe(true);
-    expect(bedrockFormat.detect({ messages: [], system: [{ text: 's' }] })).toBe(false);
+    // A system prompt alone (how the writer stores it): Converse system blocks, nothing else to go by.
+    expect(bedrockFormat.detect({ messages: [], system: [{ text: 's' }] })).toBe(true);
+    expect(bedrockFormat.detect({ messages: [], system: [{ type: 'text', text: 's' }] })).toBe(
+      false,
+    );
+    expect(bedrockFormat.detect({ messages: [] })).toBe(false);
     expect(bedrockFormat.detect([{ role: 'user', content: 'hi' }])).toBe(false);
     expect(bedrockFormat.detect([{ role: 'user', content: [{ type: 'text', text: 'hi' }] }])).toBe(
       false,

@@ -132,7 +132,9 @@ describe('gemini detection', () => {
     );
     expect(geminiFormat.detect([{ role: 'model', parts: [{ text: 'hi' }] }])).toBe(true);
     expect(geminiFormat.detect([{ role: 'assistant', parts: [{ text: 'hi' }] }])).toBe(false);
-    expect(geminiFormat.detect({ contents: [] })).toBe(false);
+    // Only Gemini has `contents`: an empty list is an empty Gemini history (as the writer stores it).
+    expect(geminiFormat.detect({ contents: [] })).toBe(true);
+    expect(geminiFormat.detect({ contents: {} })).toBe(false);
     expect(geminiFormat.detect({ contents: [{ role: 'user', parts: [{ foo: 1 }] }] })).toBe(false);
     expect(geminiFormat.detect({ messages: [], contents: [{ parts: [{ text: 'x' }] }] })).toBe(
       false,

@@ -225,7 +225,6 @@ describe('openai-responses detection', () => {
       // An embeddings request, a string input, nothing.
       { model: 'text-embedding-3-small', input: ['a', 'b'] },
       { model: 'gpt-5', input: 'hello' },
-      { input: [] },
       { messages: [], input: [] },
       [],
       'text',
@@ -239,6 +238,8 @@ describe('openai-responses detection', () => {
 
   it('accepts the minimal shapes', () => {
     expect(fmt.detect({ model: 'gpt-5', input: [] })).toBe(true);
+    // Only Responses has an `input` list: an empty one is an empty history (as the writer stores it).
+    expect(fmt.detect({ input: [] })).toBe(true);
     expect(fmt.detect({ input: [{ role: 'user', content: 'hi' }] })).toBe(true);
     expect(fmt.detect([{ type: 'function_call_output', call_id: 'c', output: 'x' }])).toBe(true);
     expect(fmt.detect([{ role: 'user', content: [{ type: 'input_text', text: 'hi' }] }])).toBe(
