@@ -239,22 +239,7 @@ export function isAnthropic(value: JsonValue): boolean {
   }
   const messages = value.messages;
   if (!Array.isArray(messages) || messagesProblem(messages, found) !== null) return false;
-  return (
-    found.anthropic ||
-    hasAnthropicRequestFields(value) ||
-    isTextBlockBody(value, messages) ||
-    (messages.length === 0 && isSystemPrompt(value.system))
-  );
-}
-
-/** An Anthropic `system`: a string, or text blocks (what a history of a system prompt alone is written as). */
-function isSystemPrompt(system: JsonValue | undefined): boolean {
-  if (typeof system === 'string') return true;
-  return (
-    Array.isArray(system) &&
-    system.length > 0 &&
-    system.every((b) => isPlainObject(b) && b.type === 'text' && typeof b.text === 'string')
-  );
+  return found.anthropic || hasAnthropicRequestFields(value) || isTextBlockBody(value, messages);
 }
 
 // ---------------------------------------------------------------------------
