@@ -198,6 +198,20 @@ describe('worker threads', () => {
     },
   );
 
+  it('a failing worker fails the run, and this thread stops taking batches', async () => {
+    const failing = {
+      threads: 1,
+      run: () => Promise.reject(new Error('worker failed')),
+      destroy: () => Promise.resolve(),
+    };
+    let linted = 0;
+    await expect(runTasks(tasks, failing, () => linted++)).rejects.toThrow('worker failed');
+    // Let this thread's run finish the batch it holds.
+    for (let k = 0; k < 200; k++) await new Promise((resolve) => setImmediate(resolve));
+    expect(linted).toBeGreaterThan(0);
+    expect(linted).toBeLessThanOrEqual(64);
+  });
+
   it.runIf(hasWorker)('fail the run when a worker thread fails', async () => {
     const pool = (await startPool(2))!;
     try {

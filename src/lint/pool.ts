@@ -175,8 +175,11 @@ export async function runTasks(
         m.results.forEach((r, i) => store(first + i, r));
       });
     } catch (e) {
-      // A stopped run leaves its tasks empty; anything else is a bug to surface.
-      if (!aborted()) throw e;
+      // A stopped run leaves its tasks empty; anything else is a bug to surface, and no thread
+      // takes another batch for a run that fails.
+      if (aborted()) return;
+      Atomics.store(next, 0, count);
+      throw e;
     }
   };
   // This thread takes batches too, from the first moment, while the workers load their code.
