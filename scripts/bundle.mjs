@@ -3,13 +3,20 @@
 // about 130 of them, in the main thread and again in every worker thread; the bundle makes
 // them a handful. Entry points: main.js (bin/histlint.js) and worker.js (the lint pool's
 // threads); code only some commands need (agent, convert, the tokenizer) stays in chunks
-// loaded on demand, and npm packages stay external.
-import { rmSync } from 'node:fs';
+// loaded on demand.
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const outdir = `${root}dist/bundle`;
+// The packages every command loads at start-up are bundled in: each would otherwise cost its own
+// module resolution (package.json lookups, exports maps) and, for CommonJS, a source scan for its
+// exports (--version: about 10 ms less). The rest stay external, loaded only by the commands
+// that use them (the agent's SDKs, the tokenizer, zod, fast-glob, ajv's runtime helpers).
+const BUNDLED = ['commander', 'chalk', 'picomatch'];
+const { dependencies } = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
+const external = Object.keys(dependencies).filter((name) => !BUNDLED.includes(name));
 rmSync(outdir, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
@@ -20,6 +27,23 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  external: [...external, ...external.map((name) => `${name}/*`)],
+  // commander and picomatch are CommonJS and require node's own modules.
+  banner: {
+    js: "import { createRequire as histlintRequire } from 'node:module'; const require = histlintRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });
+
+// The bundled packages' licenses travel with their code.
+const licenses = BUNDLED.map((name) => {
+  const dir = `${root}node_modules/${name}`;
+  const file = readdirSync(dir).find((f) => /^licen[cs]e/i.test(f));
+  if (file === undefined) throw new Error(`${name}: no license file to ship with the bundle`);
+  const { version } = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8'));
+  return `${name} ${version}\n\n${readFileSync(`${dir}/${file}`, 'utf8').trim()}\n`;
+});
+writeFileSync(
+  `${outdir}/THIRD-PARTY-LICENSES.txt`,
+  `dist/bundle/ includes the code of these packages, under these licenses.\n\n${licenses.join('\n---\n\n')}`,
+);
