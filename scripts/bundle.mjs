@@ -17,6 +17,24 @@ const outdir = `${root}dist/bundle`;
 const BUNDLED = ['commander', 'chalk', 'picomatch'];
 const { dependencies } = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 const external = Object.keys(dependencies).filter((name) => !BUNDLED.includes(name));
+/**
+ * chalk imports `node:process` as an ES module, and node builds that module's exports by reading
+ * every property of `process`, `stdin` included: standard input was opened (about 3 ms) by every
+ * command. Bundled code gets the global `process` object instead, which is the same object.
+ */
+const processGlobal = {
+  name: 'process-global',
+  setup(b) {
+    // Only ES imports: a require() (commander's) gets the object itself already.
+    b.onResolve({ filter: /^(node:)?process$/ }, (args) =>
+      args.kind === 'import-statement' ? { path: 'process', namespace: 'global' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'global' }, () => ({
+      contents: 'export default globalThis.process;',
+      loader: 'js',
+    }));
+  },
+};
 rmSync(outdir, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
@@ -32,6 +50,7 @@ await build({
   banner: {
     js: "import { createRequire as histlintRequire } from 'node:module'; const require = histlintRequire(import.meta.url);",
   },
+  plugins: [processGlobal],
   logLevel: 'warning',
 });
 
