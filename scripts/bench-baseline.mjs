@@ -4,48 +4,10 @@
 // conversations parsed. With THREADS > 1 the same work is shared by this thread and
 // THREADS - 1 worker threads (files dealt round-robin, JSONL cut into line-aligned byte
 // ranges): what bare parsing reaches on this machine's cores, the ceiling for parallel lint.
-import { closeSync, fstatSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-
-const decoder = new TextDecoder('utf-8', { fatal: true });
-
-function parseFiles(files) {
-  for (const f of files) JSON.parse(decoder.decode(readFileSync(f)));
-  return files.length;
-}
-
-// Chunked, as histlint reads JSONL: Buffer.indexOf(10) + decode + JSON.parse per line, for the
-// lines that start in [start, end).
-function parseJsonl(file, start, end) {
-  const fd = openSync(file, 'r');
-  const buf = Buffer.allocUnsafe(1 << 20);
-  let carry = null;
-  let position = start;
-  let n = 0;
-  while (position < end) {
-    const read = readSync(fd, buf, 0, Math.min(buf.length, end - position), position);
-    if (read === 0) break;
-    position += read;
-    let from = 0;
-    for (;;) {
-      const nl = buf.indexOf(10, from);
-      if (nl === -1 || nl >= read) break;
-      const piece =
-        carry === null ? buf.subarray(from, nl) : Buffer.concat([carry, buf.subarray(from, nl)]);
-      carry = null;
-      JSON.parse(decoder.decode(piece));
-      n++;
-      from = nl + 1;
-    }
-    if (from < read) {
-      const rest = Buffer.from(buf.subarray(from, read));
-      carry = carry === null ? rest : Buffer.concat([carry, rest]);
-    }
-  }
-  closeSync(fd);
-  return n;
-}
+import { parseFiles, parseJsonl } from './bare-parse.mjs';
 
 /** Byte offsets that cut `file` into `parts` pieces at line starts. */
 function cuts(file, parts) {

@@ -3,9 +3,10 @@
 // `npm run bench` (it reads .bench/big.jsonl) and `npm run build`:
 //   node scripts/bench-steady.mjs [MB]     (default 128: two line-aligned halves)
 // Each thread first lints and parses a range once to warm up; then five rounds, best of each.
-import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
+import { parseJsonl } from './bare-parse.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const file = `${root}.bench/big.jsonl`;
@@ -18,39 +19,9 @@ const rules = RULES.filter((r) => r.meta.defaultSeverity !== 'off' && !r.meta.ta
   r.meta.defaultSeverity,
 ]);
 const options = { rules, pointer: [], leavePending: false, kind: 'jsonl' };
-const decoder = new TextDecoder('utf-8', { fatal: true });
-
-/** The baseline's work on bytes [start, end): read in 1 MB chunks, cut at \n, decode, JSON.parse. */
-function parseRange({ start, end }) {
-  const fd = openSync(file, 'r');
-  const buf = Buffer.allocUnsafe(1 << 20);
-  let carry = null;
-  let position = start;
-  while (position < end) {
-    const read = readSync(fd, buf, 0, Math.min(buf.length, end - position), position);
-    if (read === 0) break;
-    position += read;
-    let from = 0;
-    for (;;) {
-      const nl = buf.indexOf(10, from);
-      if (nl === -1 || nl >= read) break;
-      const piece =
-        carry === null ? buf.subarray(from, nl) : Buffer.concat([carry, buf.subarray(from, nl)]);
-      carry = null;
-      JSON.parse(decoder.decode(piece));
-      from = nl + 1;
-    }
-    if (from < read) {
-      const rest = Buffer.from(buf.subarray(from, read));
-      carry = carry === null ? rest : Buffer.concat([carry, rest]);
-    }
-  }
-  closeSync(fd);
-}
-
 const work = (mode, range) =>
   mode === 'parse'
-    ? parseRange(range)
+    ? parseJsonl(file, range.start, range.end)
     : runLintTaskSync({ file: 'big.jsonl', absolute: file, options, range });
 
 if (!isMainThread) {
