@@ -130,7 +130,8 @@ function dataFieldsOf(part: JsonObject): string[] {
 /** True for a content object whose `parts` are Gemini parts (objects without a string `type`). */
 function isGeminiContent(c: JsonValue | undefined): c is JsonObject {
   if (!isPlainObject(c)) return false;
-  if (c.role !== undefined && typeof c.role !== 'string') return false;
+  // Serializers that write absent fields as null write `"role": null` too.
+  if (c.role !== undefined && c.role !== null && typeof c.role !== 'string') return false;
   if ('content' in c || !Array.isArray(c.parts)) return false;
   return c.parts.every((p) => isPlainObject(p) && typeof p.type !== 'string');
 }
@@ -369,10 +370,14 @@ interface Located {
   parts: { pointer: string; fields: FieldMap; mediaStart?: number }[];
 }
 
-/** The hint that tells write how a content's role was spelled, when it is not the usual one. */
+/**
+ * The hint that tells write how a content's role was spelled, when it is not the usual one:
+ * the role as written, `null` for none, and `{"null": true}` for an explicit `"role": null`.
+ */
 function roleHint(role: JsonValue | undefined, v1Role: string): JsonValue | undefined {
   const usual = v1Role === 'assistant' ? 'model' : 'user';
   if (role === usual) return undefined;
+  if (role === null) return { null: true };
   return role === undefined ? null : role;
 }
 
@@ -952,6 +957,7 @@ function writeGemini(
     const content: JsonObject = {};
     const roleHintValue = pd?.$role;
     if (roleHintValue === undefined) content.role = m.role === 'assistant' ? 'model' : 'user';
+    else if (isPlainObject(roleHintValue) && roleHintValue.null === true) content.role = null;
     else if (roleHintValue !== null) content.role = roleHintValue;
     if (!(pd?.$noParts === true && written.length === 0)) content.parts = written;
     restoreFields(content, pd);

@@ -141,6 +141,22 @@ describe('gemini detection', () => {
     );
   });
 
+  it('reads "role": null (how some serializers write an absent role) and writes it back', () => {
+    const value: JsonValue = {
+      contents: [
+        { role: null, parts: [{ text: 'hi' }] },
+        { role: 'model', parts: [{ text: 'hello' }] },
+        { parts: [{ text: 'again' }] },
+      ],
+    };
+    expect(geminiFormat.detect(value)).toBe(true);
+    const read = geminiFormat.read(value);
+    expect(read.conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(jsonEqual(geminiFormat.write(read.conversation, read.context).value, value)).toBe(true);
+    // A bare array still needs a Gemini role on every content.
+    expect(geminiFormat.detect([{ role: null, parts: [{ text: 'hi' }] }])).toBe(false);
+  });
+
   it('refuses to read what is not Gemini', () => {
     expect(() => geminiFormat.read({ messages: [] })).toThrow(/not gemini/);
     expect(() => geminiFormat.read([1, 2])).toThrow(/not gemini/);
