@@ -10,7 +10,9 @@
  * piscina) had nothing left to do but cost start-up time.
  */
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { runLintTaskSync, type LintTask, type TaskResult } from './tasks.js';
 import { packTasks, takeBatch, WORKER_MARK, type WorkerMessage, type WorkOrder } from './worker.js';
@@ -84,6 +86,17 @@ function threadFailure(reason: unknown): Error {
 }
 
 /**
+ * With a lint thread on every core, V8's parallel young-generation collection only adds helper
+ * tasks that wait for a busy core and then synchronize: each thread collects on its own instead
+ * (default jobs on the bench: 2-7 % less time; one thread unchanged). V8 reads the flag at every
+ * collection, so setting it while running is safe; it stays set for the rest of this process,
+ * which is the CLI's.
+ */
+function collectOnOwnThreads(jobs: number): void {
+  if (jobs >= availableParallelism()) setFlagsFromString('--no-parallel-scavenge');
+}
+
+/**
  * Starts the worker threads of `jobs` jobs: `jobs - 1`, since this thread
  * lints too. Returns null for one job, or when the built worker is missing
  * (as in tests of src/).
@@ -91,6 +104,7 @@ function threadFailure(reason: unknown): Error {
 export function startPool(jobs: number): Promise<LintPool | null> {
   const threads = jobs - 1;
   if (threads < 1 || WORKER === undefined) return Promise.resolve(null);
+  collectOnOwnThreads(jobs);
   const file = WORKER;
   const workers = Array.from({ length: threads }, () => {
     const worker = new Worker(file, { workerData: WORKER_MARK });
