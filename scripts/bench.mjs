@@ -4,14 +4,17 @@
 // for parallel lint on this machine), `histlint lint --jobs 1` and
 // `histlint lint` (default jobs), each as a ratio to the baseline, with peak RSS; then start-up
 // times. Each figure is the best of BENCH_ROUNDS (default 5) interleaved rounds. Sizes: BENCH_FILES (default 20000),
-// BENCH_BIG_MB (default 256).
+// BENCH_BIG_MB (default 256). BENCH_HUGE=1 adds a 1 GB JSONL (the big one four times over),
+// timed in BENCH_HUGE_ROUNDS (default 2) rounds.
 import { spawnSync } from 'node:child_process';
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   openSync,
   readdirSync,
   rmSync,
+  readSync,
   statSync,
   writeSync,
   closeSync,
@@ -24,6 +27,7 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const dir = path.join(root, '.bench');
 const filesDir = path.join(dir, 'files');
 const big = path.join(dir, 'big.jsonl');
+const huge = path.join(dir, 'big1g.jsonl');
 const FILES = Number(process.env.BENCH_FILES ?? 20000);
 const BIG_MB = Number(process.env.BENCH_BIG_MB ?? 256);
 const cli = path.join(root, 'bin/histlint.js');
@@ -113,6 +117,21 @@ function generate() {
   writeSync(openSync(stamp, 'w'), 'ok');
 }
 
+/** The big JSONL four times over (about 1 GB), for BENCH_HUGE=1. */
+function generateHuge() {
+  if (existsSync(huge) && statSync(huge).size === 4 * statSync(big).size) return;
+  copyFileSync(big, huge);
+  const fd = openSync(huge, 'a');
+  const chunk = Buffer.allocUnsafe(1 << 24);
+  for (let copy = 1; copy < 4; copy++) {
+    const src = openSync(big, 'r');
+    let n;
+    while ((n = readSync(src, chunk, 0, chunk.length, null)) > 0) writeSync(fd, chunk, 0, n);
+    closeSync(src);
+  }
+  closeSync(fd);
+}
+
 function dirBytes(d) {
   return readdirSync(d).reduce((n, f) => n + statSync(path.join(d, f)).size, 0);
 }
@@ -155,15 +174,28 @@ console.log(
   `generating the corpus in .bench/ (${FILES} files, ${BIG_MB} MB JSONL; reused when present)…`,
 );
 generate();
+const HUGE = process.env.BENCH_HUGE === '1';
+if (HUGE) generateHuge();
 const filesMB = dirBytes(filesDir) / 1e6;
 const bigMB = statSync(big).size / 1e6;
 const cores = os.availableParallelism();
 const rows = [];
 const baselineScript = path.join(root, 'scripts/bench-baseline.mjs');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-for (const [name, mb, mode, target] of [
-  ['many files', filesMB, 'files', 'files'],
-  ['one big JSONL', bigMB, 'jsonl', 'big.jsonl'],
+for (const [name, mb, mode, target, rounds] of [
+  ['many files', filesMB, 'files', 'files', ROUNDS],
+  ['one big JSONL', bigMB, 'jsonl', 'big.jsonl', ROUNDS],
+  ...(HUGE
+    ? [
+        [
+          'one 1 GB JSONL',
+          statSync(huge).size / 1e6,
+          'jsonl',
+          'big1g.jsonl',
+          Number(process.env.BENCH_HUGE_ROUNDS ?? 2),
+        ],
+      ]
+    : []),
 ]) {
   const input = path.join('.bench', target);
   const report = path.join('.bench', 'report.json');
@@ -184,7 +216,7 @@ for (const [name, mb, mode, target] of [
   // Rounds run every command once, in turn, and each keeps its best: a slow spell of the
   // machine then falls on all of them alike instead of on one command's three runs.
   const bestOf = runs.map(() => undefined);
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < rounds; round++) {
     runs.forEach(([, [script, args]], k) => {
       const r = runNode(script, args);
       if (bestOf[k] === undefined || r.seconds < bestOf[k].seconds) bestOf[k] = r;
