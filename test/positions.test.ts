@@ -280,3 +280,105 @@ describe('locatePointers', () => {
     );
   });
 });
+
+describe('locatePointers on texts with repeated keys and escaped key spellings', () => {
+  /** A JSON text as a tree whose objects may repeat keys (what JSON.parse silently collapses). */
+  type Node =
+    | { kind: 'leaf'; text: string }
+    | { kind: 'arr'; items: Node[] }
+    | { kind: 'obj'; entries: [string, Node][] };
+
+  const KEYS = ['a', 'b', 'a/b', 'm~n', 'say "hi"'];
+  const nodeArb: fc.Arbitrary<Node> = fc.letrec<{ node: Node }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc
+        .constantFrom('1', 'true', 'null', '"x"', '"]}\\""', '-2.5e3')
+        .map((text) => ({ kind: 'leaf' as const, text })),
+      fc.array(tie('node'), { maxLength: 4 }).map((items) => ({ kind: 'arr' as const, items })),
+      fc
+        .array(fc.tuple(fc.constantFrom(...KEYS), tie('node')), { maxLength: 5 })
+        .map((entries) => ({ kind: 'obj' as const, entries })),
+    ),
+  })).node;
+
+  /** Serializes `node` with the given spacing, spelling some keys with \u escapes; records each node's offset. */
+  function serialize(root: Node, space: string, escapeEvery: number): [string, Map<Node, number>] {
+    const at = new Map<Node, number>();
+    let out = '';
+    let keyCount = 0;
+    const write = (n: Node): void => {
+      at.set(n, out.length);
+      if (n.kind === 'leaf') out += n.text;
+      else if (n.kind === 'arr') {
+        out += '[' + space;
+        n.items.forEach((item, k) => {
+          if (k > 0) out += ',' + space;
+          write(item);
+        });
+        out += space + ']';
+      } else {
+        out += '{' + space;
+        n.entries.forEach(([key, value], k) => {
+          if (k > 0) out += ',' + space;
+          const plain = JSON.stringify(key);
+          // Every so often the first character is spelled as a \u escape: the same key on read.
+          out +=
+            ++keyCount % escapeEvery === 0
+              ? `"\\u${key.charCodeAt(0).toString(16).padStart(4, '0')}${plain.slice(2)}`
+              : plain;
+          out += space + ':' + space;
+          write(value);
+        });
+        out += space + '}';
+      }
+    };
+    out += space;
+    write(root);
+    return [out + space, at];
+  }
+
+  /** Every pointer into the tree, including into values a later repeated key replaces. */
+  function pointersOf(n: Node, base = ''): string[] {
+    const out = [base];
+    if (n.kind === 'arr') n.items.forEach((c, k) => out.push(...pointersOf(c, `${base}/${k}`)));
+    if (n.kind === 'obj')
+      for (const [key, c] of n.entries)
+        out.push(...pointersOf(c, `${base}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+    return out;
+  }
+
+  /** The node a pointer names as the reader sees it (the last of repeated keys), or its deepest existing ancestor. */
+  function resolve(root: Node, pointer: string): Node {
+    let n = root;
+    if (pointer === '') return n;
+    for (const raw of pointer.slice(1).split('/')) {
+      const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      let next: Node | undefined;
+      if (n.kind === 'arr' && /^(0|[1-9][0-9]*)$/.test(token)) next = n.items[Number(token)];
+      if (n.kind === 'obj') next = n.entries.filter(([k]) => k === token).pop()?.[1];
+      if (next === undefined) return n;
+      n = next;
+    }
+    return n;
+  }
+
+  it('gives the offset of the value the reader keeps, or of its deepest existing ancestor', () => {
+    fc.assert(
+      fc.property(
+        nodeArb,
+        fc.constantFrom('', ' ', '\n  '),
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(fc.constantFrom('/zz', '/a/9', '/0/a/zz', '/b/0/0/1'), { maxLength: 2 }),
+        (root, space, escapeEvery, extra) => {
+          const [text, at] = serialize(root, space, escapeEvery);
+          const pointers = [...new Set([...pointersOf(root), ...extra])];
+          const got = locatePointers(text, pointers);
+          for (const p of pointers)
+            expect(got.get(p), `${p} in ${text}`).toBe(at.get(resolve(root, p)));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+});

@@ -10,6 +10,11 @@ export function escapePointerToken(token: string | number): string {
   return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+/** Unescapes one reference token of an RFC 6901 pointer (`~1` is `/`, then `~0` is `~`). */
+export function unescapePointerToken(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
 /** Builds an RFC 6901 pointer from its tokens. */
 export function toPointer(tokens: readonly (string | number)[]): string {
   let out = '';
@@ -28,7 +33,7 @@ export function parsePointer(pointer: string): string[] {
     .map((t) => {
       if (/~[^01]|~$/.test(t))
         throw new Error(`invalid JSON pointer "${pointer}": "~" must be followed by 0 or 1`);
-      return t.replace(/~1/g, '/').replace(/~0/g, '~');
+      return unescapePointerToken(t);
     });
 }
 

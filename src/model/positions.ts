@@ -4,7 +4,7 @@
  * the scan is separate from parsing and skips every subtree no requested
  * pointer enters.
  */
-import { escapePointerToken } from './pointer.js';
+import { escapePointerToken, unescapePointerToken } from './pointer.js';
 
 /** A 1-based line and column; columns count UTF-16 code units (SARIF's default). */
 export interface SourcePosition {
@@ -96,59 +96,84 @@ function decodeKey(token: string): string {
   }
 }
 
+/** What a container's scan looks for: the keys (decoded) or indices of its children that pointers enter. */
+interface Wanted {
+  keys: Set<string>;
+  indices: Set<number>;
+}
+
+/** The key token starting at `k` (its quote) and ending before `end`, decoded; JSON.parse only when it holds an escape. */
+function keyAt(text: string, k: number, end: number): string {
+  for (let i = k + 1; i < end - 1; i++) {
+    if (text.charCodeAt(i) === 0x5c) return decodeKey(text.slice(k, end));
+  }
+  return text.slice(k + 1, end - 1);
+}
+
 /**
  * Finds the offset of the value each pointer names. A pointer that names
  * nothing resolves to its deepest existing ancestor. For a repeated key the
  * last occurrence is used, as on read.
+ *
+ * One pass: a container some pointer enters is scanned where it stands, its
+ * wanted children visited in place and the rest skipped, so a conversation's
+ * text is read once however deep the findings sit.
  */
 export function locatePointers(text: string, pointers: readonly string[]): Map<string, number> {
-  const prefixes = new Set<string>();
+  // For each pointer and ancestor, which children of it the scan must enter.
+  const wanted = new Map<string, Wanted>();
   for (const p of pointers) {
     let q = p;
-    for (;;) {
-      prefixes.add(q);
-      if (q === '') break;
-      q = q.slice(0, q.lastIndexOf('/'));
+    while (q !== '') {
+      const cut = q.lastIndexOf('/');
+      const parent = q.slice(0, cut);
+      let w = wanted.get(parent);
+      if (w === undefined) wanted.set(parent, (w = { keys: new Set(), indices: new Set() }));
+      const token = unescapePointerToken(q.slice(cut + 1));
+      w.keys.add(token);
+      if (/^(0|[1-9][0-9]*)$/.test(token)) w.indices.add(Number(token));
+      q = parent;
     }
   }
   // Every requested pointer and ancestor that exists, with its offset.
   const reached = new Map<string, number>();
 
-  // Visits the value at offset `start` whose pointer is `pointer`, descending only where asked.
-  const visit = (start: number, pointer: string): void => {
-    const todo: [number, string][] = [[start, pointer]];
-    while (todo.length > 0) {
-      const [at, ptr] = todo.pop()!;
-      reached.set(ptr, at);
-      const c = text.charCodeAt(at);
-      if (c !== 0x7b && c !== 0x5b) continue;
-      let k = at + 1;
-      let index = 0;
-      // For repeated keys the last one wins, so remember matches and descend after the scan.
-      const children = new Map<string, number>();
-      for (;;) {
-        while (k < text.length && isSpace(text.charCodeAt(k))) k++;
-        const d = text.charCodeAt(k);
-        if (d === 0x7d || d === 0x5d || k >= text.length) break;
-        if (d === 0x2c) {
-          k++;
-          continue;
-        }
-        let childPtr: string;
-        if (c === 0x7b) {
-          const keyEnd = skipString(text, k);
-          const key = decodeKey(text.slice(k, keyEnd));
-          k = keyEnd;
-          while (k < text.length && (isSpace(text.charCodeAt(k)) || text.charCodeAt(k) === 0x3a))
-            k++;
-          childPtr = ptr + '/' + escapePointerToken(key);
-        } else {
-          childPtr = ptr + '/' + index++;
-        }
-        if (prefixes.has(childPtr)) children.set(childPtr, k);
-        k = skipValue(text, k);
+  /** Visits the value at `at` named `pointer`; returns the offset just past it. */
+  const visit = (at: number, pointer: string): number => {
+    reached.set(pointer, at);
+    const c = text.charCodeAt(at);
+    const want = wanted.get(pointer);
+    if (want === undefined || (c !== 0x7b && c !== 0x5b)) return skipValue(text, at);
+    let k = at + 1;
+    let index = 0;
+    for (;;) {
+      while (k < text.length && isSpace(text.charCodeAt(k))) k++;
+      const d = text.charCodeAt(k);
+      if (k >= text.length) return k;
+      if (d === 0x7d || d === 0x5d) return k + 1;
+      if (d === 0x2c) {
+        k++;
+        continue;
       }
-      for (const [p, off] of children) todo.push([off, p]);
+      let child: string | undefined;
+      if (c === 0x7b) {
+        const keyEnd = skipString(text, k);
+        const key = keyAt(text, k, keyEnd);
+        k = keyEnd;
+        while (k < text.length && (isSpace(text.charCodeAt(k)) || text.charCodeAt(k) === 0x3a)) k++;
+        if (want.keys.has(key)) child = pointer + '/' + escapePointerToken(key);
+      } else if (want.indices.has(index++)) {
+        child = pointer + '/' + (index - 1);
+      }
+      if (child === undefined) {
+        k = skipValue(text, k);
+        continue;
+      }
+      // A repeated key: the reader keeps the last value, so what the earlier one held is forgotten.
+      if (reached.has(child)) {
+        for (const p of [...reached.keys()]) if (p.startsWith(child + '/')) reached.delete(p);
+      }
+      k = visit(k, child);
     }
   };
 
