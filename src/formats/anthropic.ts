@@ -671,16 +671,8 @@ function writeBlock(
       mergeKept(block, pd);
       return block;
     }
-    default: {
-      const block = keptBlock(part, FORMAT);
-      if (block === undefined) {
-        state.losses.push({
-          ...where,
-          what: `${lossPrefix(label)}unknown part type "${part.type}"`,
-        });
-      }
-      return block;
-    }
+    default:
+      return keptBlock(part, FORMAT, state.losses, where, label);
   }
 }
 

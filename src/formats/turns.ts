@@ -381,11 +381,22 @@ export function partLosses(part: Part, where: PartWhere, format: string): Loss[]
   ];
 }
 
-/** A block kept whole: a part of type `<format>:<block>` whose providerData holds the block. */
-export function keptBlock(part: Part, format: string): JsonObject | undefined {
-  if (!part.type.startsWith(`${format}:`)) return undefined;
-  const pd = providerDataOf(part, format);
-  if (pd === undefined) return undefined;
+/**
+ * The block of a part of type `<format>:<block type>`, carried through from a read of this
+ * format; any other type has no block here and is recorded as a loss (where `label` names).
+ */
+export function keptBlock(
+  part: Part,
+  format: string,
+  losses: Loss[],
+  where: { messageIndex?: number; partIndex?: number },
+  label: string | undefined,
+): JsonObject | undefined {
+  const pd = part.type.startsWith(`${format}:`) ? providerDataOf(part, format) : undefined;
+  if (pd === undefined) {
+    losses.push({ ...where, what: `${lossPrefix(label)}unknown part type "${part.type}"` });
+    return undefined;
+  }
   const block: JsonObject = {};
   mergeKept(block, pd);
   return block;
