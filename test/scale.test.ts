@@ -15,6 +15,7 @@ import { packTasks, type WorkerMessage } from '../src/lint/worker.js';
 import { parseShard, shardOf } from '../src/lint/shard.js';
 import {
   mergeRanges,
+  rangeBytes,
   runLintTask,
   runLintTaskSync,
   splitAtLines,
@@ -114,6 +115,30 @@ describe('byte ranges of a JSONL file', () => {
       }),
       { numRuns: 25 },
     );
+  });
+});
+
+describe('range sizes', () => {
+  it('give each job several ranges, none below 4 MB or above 16 MB', () => {
+    const MB = 1024 * 1024;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 32 * MB, max: 64 * 1024 * MB }),
+        fc.integer({ min: 2, max: 64 }),
+        (total, jobs) => {
+          const size = rangeBytes(total, jobs);
+          expect(size).toBeGreaterThanOrEqual(4 * MB);
+          expect(size).toBeLessThanOrEqual(16 * MB);
+          // Below both bounds, every job gets eight ranges.
+          if (size > 4 * MB && size < 16 * MB)
+            expect(Math.ceil(total / size)).toBeGreaterThanOrEqual(jobs * 8 - 1);
+        },
+      ),
+    );
+    // A 1 GB file on two jobs: 64 ranges of 16 MB, not 16 of 64 MB.
+    expect(rangeBytes(1024 * MB, 2)).toBe(16 * MB);
+    expect(rangeBytes(256 * MB, 2)).toBe(16 * MB);
+    expect(rangeBytes(64 * MB, 2)).toBe(4 * MB);
   });
 });
 

@@ -13,6 +13,7 @@ import { parseShard, shardOf } from '../lint/shard.js';
 import {
   isEventLogFile,
   mergeRanges,
+  rangeBytes,
   splitAtLines,
   toLintOptions,
   type LintTask,
@@ -214,11 +215,7 @@ export async function runLint(
         kind === 'jsonl' &&
         !(await isEventLogFile(input.absolute, toLintOptions(options)))
       ) {
-        const ranges = await splitAtLines(
-          input.absolute,
-          size,
-          Math.max(RANGE_MIN_BYTES, Math.ceil(size / (jobs * RANGES_PER_JOB))),
-        );
+        const ranges = await splitAtLines(input.absolute, size, rangeBytes(size, jobs));
         for (const range of ranges)
           tasks.push({ file: input.display, absolute: input.absolute, options, range });
       } else {
@@ -333,13 +330,6 @@ const SMALL_RUN_BYTES = 4 * 1024 * 1024;
 
 /** JSONL files at least this big are split across workers. */
 const SPLIT_MIN_BYTES = 32 * 1024 * 1024;
-/**
- * A split file is cut into about this many ranges per job, of at least RANGE_MIN_BYTES: the
- * threads take ranges as they go, so several per job make them finish close together (8, 16
- * and 32 measured the same on the bench JSONL).
- */
-const RANGES_PER_JOB = 8;
-const RANGE_MIN_BYTES = 4 * 1024 * 1024;
 
 /** `--fix` for one file: the enabled rules' fixes, written atomically, then a fresh lint of the new text. */
 async function applyFix(
