@@ -3,8 +3,10 @@
  * of a recognizable name, clearing only its own stale temps, through
  * symlinks, keeping the file mode, and not at all once interrupted.
  */
+import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
+  createReadStream,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -321,6 +323,55 @@ describe('an output file that cannot be written', () => {
     expect(result.stderr).not.toMatch(/\.tmp|EISDIR/);
     expect(tempsIn(dir)).toEqual([]);
   });
+});
+
+describe('an output file that is a link or not a file', () => {
+  it('-o through a symlink writes the file it names and keeps the link', async () => {
+    const dir = folder({ 'history.json': DANGLING_TEXT, 'reports/old.json': 'old\n' });
+    symlinkSync(path.join('reports', 'old.json'), path.join(dir, 'report.json'));
+    for (const argv of [
+      ['lint', 'history.json', '--format', 'json', '-o', 'report.json'],
+      ['normalize', 'history.json', '-o', 'report.json'],
+    ]) {
+      const result = await runCli(argv, { cwd: dir });
+      expect(result.stderr).not.toContain('cannot write');
+      expect(lstatSync(path.join(dir, 'report.json')).isSymbolicLink()).toBe(true);
+      expect(read(dir, 'reports/old.json')).not.toBe('old\n');
+    }
+    expect(read(dir, 'reports/old.json')).toBe(REPAIRED_TEXT);
+    expect(tempsIn(dir)).toEqual([]);
+  });
+
+  it('-o to a symlink whose file does not exist yet creates that file', async () => {
+    const dir = folder({ 'history.json': DANGLING_TEXT });
+    mkdirSync(path.join(dir, 'reports'));
+    symlinkSync(path.join('reports', 'new.json'), path.join(dir, 'report.json'));
+    const result = await runCli(['normalize', 'history.json', '-o', 'report.json'], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(lstatSync(path.join(dir, 'report.json')).isSymbolicLink()).toBe(true);
+    expect(read(dir, 'reports/new.json')).toBe(REPAIRED_TEXT);
+  });
+
+  it.skipIf(process.platform === 'win32')(
+    '-o to a FIFO writes into it and leaves it a FIFO',
+    async () => {
+      const dir = folder({ 'history.json': DANGLING_TEXT });
+      const fifo = path.join(dir, 'pipe');
+      execFileSync('mkfifo', [fifo]);
+      const chunks: Buffer[] = [];
+      const reader = new Promise<string>((resolve, reject) => {
+        createReadStream(fifo)
+          .on('data', (c) => chunks.push(c as Buffer))
+          .on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+          .on('error', reject);
+      });
+      const result = await runCli(['normalize', 'history.json', '-o', 'pipe'], { cwd: dir });
+      expect(result.code, result.stderr).toBe(0);
+      expect(await reader).toBe(REPAIRED_TEXT);
+      expect(lstatSync(fifo).isFIFO()).toBe(true);
+      expect(tempsIn(dir)).toEqual([]);
+    },
+  );
 });
 
 describe('an output that would overwrite an input', () => {

@@ -4,7 +4,7 @@
  * run can recognize and clear.
  */
 import { randomBytes } from 'node:crypto';
-import { promises as fs, readdirSync, realpathSync, type Dirent } from 'node:fs';
+import { promises as fs, readdirSync, realpathSync, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import type FastGlob from 'fast-glob';
 import picomatch from 'picomatch';
@@ -312,18 +312,54 @@ export async function clearStaleTemps(dir: string): Promise<string[]> {
   return removed;
 }
 
+/** A file-system error with a code, as node's own carry. */
+function fsError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/**
+ * Where a write to `target` lands: a symbolic link leads to the file it names (followed link by
+ * link when that file does not exist yet), so a write never replaces the link itself. Also what
+ * is there now, if anything: something other than a file (`/dev/stdout`, whose link node cannot
+ * resolve to a path when it is a pipe) is written where it was named.
+ */
+async function writeTarget(target: string): Promise<{ file: string; stat?: Stats }> {
+  let stat: Stats | undefined;
+  try {
+    stat = await fs.stat(target);
+  } catch (e) {
+    if ((e as { code?: unknown }).code !== 'ENOENT') throw e;
+  }
+  if (stat !== undefined) return { file: stat.isFile() ? await fs.realpath(target) : target, stat };
+  let file = target;
+  for (let hops = 0; hops < 40; hops++) {
+    let link: string;
+    try {
+      link = await fs.readlink(file);
+    } catch {
+      return { file }; // not a link: a new file here
+    }
+    file = path.resolve(path.dirname(file), link);
+  }
+  throw fsError('ELOOP', `too many symbolic links: ${target}`);
+}
+
 /**
  * Writes `data` to `target` atomically: a temp file beside it, fsync,
- * rename over the target, fsync the folder. The target keeps its mode.
+ * rename over the target, fsync the folder. The target keeps its mode, and a
+ * symbolic link is written through, never replaced. A FIFO or a device
+ * (`-o /dev/stdout`) cannot be replaced atomically and must not be replaced
+ * at all: it is written into.
  */
-export async function writeAtomic(target: string, data: string): Promise<void> {
-  const temp = tempNameFor(target);
-  let mode: number | undefined;
-  try {
-    mode = (await fs.stat(target)).mode & 0o7777;
-  } catch {
-    mode = undefined;
+export async function writeAtomic(given: string, data: string): Promise<void> {
+  const { file: target, stat } = await writeTarget(given);
+  if (stat?.isDirectory()) throw fsError('EISDIR', `is a directory: ${given}`);
+  if (stat !== undefined && !stat.isFile()) {
+    await fs.writeFile(target, data, 'utf8');
+    return;
   }
+  const temp = tempNameFor(target);
+  const mode = stat === undefined ? undefined : stat.mode & 0o7777;
   const handle = await fs.open(temp, 'wx', mode ?? 0o666);
   try {
     await handle.writeFile(data, 'utf8');
