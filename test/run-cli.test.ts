@@ -845,4 +845,46 @@ describe('histlint run: secrets', () => {
     expect(tty.code).toBe(0);
     expectNoKey(tty);
   });
+
+  it('the history a run starts from is written back as it was, even where it holds the key', async () => {
+    // A key made of digits: the stored history holds it as a number and in the user's own text.
+    const key = '123456789012';
+    const stored = {
+      version: 1,
+      metadata: { ticket: 123456789012 },
+      messages: [
+        { role: 'user', parts: [text('my ticket is 123456789012')] },
+        {
+          role: 'assistant',
+          parts: [{ type: 'tool-call', id: 'c1', name: 'lookup', arguments: '{"n":123456789012}' }],
+        },
+        {
+          role: 'tool',
+          parts: [{ type: 'tool-result', callId: 'c1', name: 'lookup', content: [text('ok')] }],
+        },
+      ],
+    };
+    const file = put('own.json', stored);
+    mock.script({ text: 'the key is 123456789012' });
+    const r = await run([file, '--write'], { env: { OPENAI_API_KEY: key } });
+    expect(r.code, r.stderr).toBe(0);
+    const written = readJson(file);
+    expect(written.metadata).toEqual(stored.metadata);
+    expect(written.messages.slice(0, 3)).toEqual(stored.messages);
+    // What the run added has the key taken out, and the file is still JSON.
+    expect(written.messages[3]!.parts).toEqual([text('the key is [redacted]')]);
+  });
+
+  it('a long error message cut short shows no part of the key', async () => {
+    // The message is cut at 500 characters; some of these paddings put the cut inside the key.
+    for (let pad = 420; pad <= 500; pad += 8) {
+      mock.reset();
+      mock.setFallback({ status: 400, echoHeaders: true, message: 'x'.repeat(pad) });
+      const r = await run(['--prompt', 'p', '--max-retries', '0']);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain('x'.repeat(pad > 480 ? 400 : pad));
+      expect(r.stderr).not.toContain(KEY.slice(0, 12));
+      expectNoKey(r);
+    }
+  });
 });

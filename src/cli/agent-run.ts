@@ -3,8 +3,9 @@
  * be checked before the first request (flags, the API key variable, the
  * history, the instructions file, the MCP servers), runs the agent, and
  * writes the resulting conversation, or the partial one of a failed run,
- * where the flags say. Every byte it prints or writes passes through a
- * filter that removes the API key.
+ * where the flags say. Everything it prints, and every value the run adds to
+ * the conversation, passes through a filter that removes the API key; what
+ * the history held before the run is the user's, and is written as it was.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -19,8 +20,8 @@ import {
   type SourceDocument,
 } from '../model/document.js';
 import { SourceError } from '../model/errors.js';
-import { stringifyJson } from '../model/json.js';
-import type { Message } from '../model/types.js';
+import { setOwn, stringifyJson, type JsonObject, type JsonValue } from '../model/json.js';
+import { isObject, type Message } from '../model/types.js';
 import {
   EXIT_INTERRUPTED,
   EXIT_OK,
@@ -421,6 +422,48 @@ function streamRedactor(
   };
 }
 
+/** A copy of a JSON value with `clean` applied to every string in it. */
+function cleanStrings(value: JsonValue, clean: (text: string) => string): JsonValue {
+  if (typeof value === 'string') return clean(value);
+  if (Array.isArray(value)) return value.map((v) => cleanStrings(v, clean));
+  if (!isObject(value)) return value;
+  const out: JsonObject = {};
+  for (const key of Object.keys(value)) setOwn(out, key, cleanStrings(value[key]!, clean));
+  return out;
+}
+
+/**
+ * The messages with the secrets taken out of what the run added (the model's replies, the tools'
+ * results): string values only, so tool-call arguments and the document stay JSON. Messages and
+ * parts the history already held are the user's own, and are written as they were.
+ */
+function redactAdded(
+  messages: readonly Message[],
+  before: readonly Message[],
+  clean: (text: string) => string,
+): Message[] {
+  const held = new Set<unknown>();
+  for (const m of before) {
+    held.add(m);
+    for (const p of m.parts) held.add(p);
+  }
+  return messages.map((m) => {
+    if (held.has(m)) return m;
+    const out: JsonObject = {};
+    for (const key of Object.keys(m)) {
+      const value = (m as unknown as JsonObject)[key]!;
+      setOwn(
+        out,
+        key,
+        key === 'parts' && Array.isArray(value)
+          ? value.map((p) => (held.has(p) ? p : cleanStrings(p, clean)))
+          : cleanStrings(value, clean),
+      );
+    }
+    return out as unknown as Message;
+  });
+}
+
 /** Writes a conversation where the flags say; returns the file written, or undefined for standard output. */
 async function emit(
   loaded: LoadedHistory,
@@ -430,7 +473,7 @@ async function emit(
   clean: (text: string) => string,
   say: (text: string) => void,
 ): Promise<string | undefined> {
-  const { text, losses, format } = loaded.serialize(messages);
+  const { text, losses, format } = loaded.serialize(redactAdded(messages, loaded.messages, clean));
   if (losses.length > 0) {
     const what = [...new Set(losses.map((l) => l.what))];
     const shown =
@@ -439,7 +482,8 @@ async function emit(
       `histlint run: note: the ${format} format cannot keep ${shown}; convert the history with "histlint convert --to histlint" to keep everything\n`,
     );
   }
-  const safe = clean(text);
+  // The secrets were taken out of what the run added, value by value; the rest is the user's.
+  const safe = text;
   if (flags.write === true && loaded.input?.absolute !== undefined) {
     // Through a symlink to the file it names, never over the link itself.
     const target = await fs.realpath(loaded.input.absolute);
