@@ -8,10 +8,12 @@
 import { spawn } from 'node:child_process';
 import {
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readFileSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -818,6 +820,43 @@ describe('histlint run: refused before any request (exit 2)', () => {
     expect(noModel.code).toBe(2);
     expect(noModel.stderr).toContain('--model');
     expect(mock.requests).toHaveLength(0);
+  });
+
+  it('-o naming the history, a folder, or a path through a file: exit 2 before any request', async () => {
+    const history = put('mine.json', [{ role: 'user', parts: [text('q')] }]);
+    const before = readFileSync(path.join(work, history), 'utf8');
+    const aFile = put('plain.txt', 'x');
+    const folder = fresh('out-folder');
+    mkdirSync(path.join(work, folder));
+    const cases: [string[], string][] = [
+      [[history, '-o', history], `-o ${history} is one of the inputs`],
+      [['--prompt', 'p', '-o', folder], `cannot write ${folder}: is a directory, not a file`],
+      [
+        ['--prompt', 'p', '-o', `${aFile}/out.json`],
+        `cannot write ${aFile}/out.json: a part of the path is not a directory`,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const r = await run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain(`histlint: ${message}`);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(mock.requests).toHaveLength(0);
+    expect(readFileSync(path.join(work, history), 'utf8')).toBe(before);
+  });
+
+  it('a result that cannot be written after the run goes to standard output instead', async () => {
+    // A link to a file in a folder that does not exist passes the checks, and fails the write.
+    const out = fresh('dangling.json');
+    symlinkSync(path.join('no-such-folder', 'x.json'), path.join(work, out));
+    mock.script({ text: 'paid for' });
+    const r = await run(['--prompt', 'p', '-o', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'the result could not be written: no such file; the conversation is on standard output instead',
+    );
+    expect(JSON.parse(r.stdout).messages.at(-1).parts).toEqual([text('paid for')]);
   });
 });
 

@@ -19,7 +19,7 @@ import {
   serializeDocument,
   type SourceDocument,
 } from '../model/document.js';
-import { SourceError } from '../model/errors.js';
+import { describeFsError, SourceError } from '../model/errors.js';
 import { setOwn, stringifyJson, type JsonObject, type JsonValue } from '../model/json.js';
 import { isObject, type Message } from '../model/types.js';
 import {
@@ -31,6 +31,7 @@ import {
 } from './exit-codes.js';
 import {
   clearStaleTemps,
+  InputPaths,
   print,
   readInput,
   readStdin,
@@ -258,6 +259,7 @@ export async function runAgentCommand(
   }
 
   const loaded = await loadHistory(history, flags, io);
+  if (flags.outputFile !== undefined) await checkOutputFile(flags.outputFile, loaded, io);
   if (
     (flags.prompt ?? '').trim() === '' &&
     !canContinue(normalizeHistory(loaded.messages).messages)
@@ -422,6 +424,22 @@ function streamRedactor(
   };
 }
 
+/**
+ * Refuses, before any request, an -o that names the history (inputs change only with --write)
+ * or cannot be a file (a folder, a path through a file); its folders are made now.
+ */
+async function checkOutputFile(file: string, loaded: LoadedHistory, io: Io): Promise<void> {
+  if (loaded.input !== undefined) new InputPaths([loaded.input]).refuseOutput(io, '-o', file);
+  const target = path.resolve(io.cwd, file);
+  try {
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    if ((await fs.stat(target).catch(() => undefined))?.isDirectory())
+      throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+  } catch (e) {
+    throw new UsageError(`cannot write ${file}: ${describeFsError(e)}`);
+  }
+}
+
 /** A copy of a JSON value with `clean` applied to every string in it. */
 function cleanStrings(value: JsonValue, clean: (text: string) => string): JsonValue {
   if (typeof value === 'string') return clean(value);
@@ -483,21 +501,28 @@ async function emit(
     );
   }
   // The secrets were taken out of what the run added, value by value; the rest is the user's.
-  const safe = text;
-  if (flags.write === true && loaded.input?.absolute !== undefined) {
-    // Through a symlink to the file it names, never over the link itself.
-    const target = await fs.realpath(loaded.input.absolute);
-    await clearStaleTemps(path.dirname(target));
-    await writeAtomic(target, safe);
-    return loaded.input.display;
+  try {
+    if (flags.write === true && loaded.input?.absolute !== undefined) {
+      // Through a symlink to the file it names, never over the link itself.
+      const target = await fs.realpath(loaded.input.absolute);
+      await clearStaleTemps(path.dirname(target));
+      await writeAtomic(target, text);
+      return loaded.input.display;
+    }
+    if (flags.outputFile !== undefined) {
+      const target = path.resolve(io.cwd, flags.outputFile);
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await clearStaleTemps(path.dirname(target));
+      await writeAtomic(target, text);
+      return flags.outputFile;
+    }
+  } catch (e) {
+    // The run is paid for: what could not be written goes to standard output rather than nowhere.
+    print(io.stdout, text);
+    throw new Error(`${describeFsError(e)}; the conversation is on standard output instead`, {
+      cause: e,
+    });
   }
-  if (flags.outputFile !== undefined) {
-    const target = path.resolve(io.cwd, flags.outputFile);
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await clearStaleTemps(path.dirname(target));
-    await writeAtomic(target, safe);
-    return flags.outputFile;
-  }
-  print(io.stdout, safe);
+  print(io.stdout, text);
   return undefined;
 }

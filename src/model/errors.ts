@@ -41,6 +41,11 @@ export function describeFsError(error: unknown): string {
       return 'too many levels of symbolic links';
     case 'ENOTDIR':
       return 'a part of the path is not a directory';
+    case 'EEXIST':
+      // Making the folders of a path: something other than a folder stands where one should be.
+      if ((error as { syscall?: unknown }).syscall === 'mkdir')
+        return 'a part of the path is not a directory';
+      return error instanceof Error ? error.message.split('\n')[0]! : String(error);
     case 'ERR_FS_FILE_TOO_LARGE':
       return 'file too large to read at once';
     default:
