@@ -11,6 +11,15 @@ process.on('SIGINT', () => {
   controller.abort();
 });
 
+// A reader that went away (`histlint lint . | head`) is no error of ours: stop quietly, with the
+// exit code the command reached, or 2 when it had not finished (its output is incomplete).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 2);
+  });
+}
+
 process.exitCode = await main({
   argv: process.argv.slice(2),
   // Opening standard input costs a few milliseconds: only the commands that read it do.

@@ -1071,6 +1071,22 @@ describe('paths that are not readable files', () => {
   });
 });
 
+describe('standard output closed by its reader', () => {
+  // `histlint ... | head`: the reader goes away; the CLI stops without a stack trace.
+  it.each([['rules'], ['schema']])('%s stops quietly', async (command) => {
+    const child = spawn(process.execPath, [BIN, command], {
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    const [code] = (await once(child, 'close')) as [number | null];
+    expect(stderr).toBe('');
+    expect(code).not.toBe(1);
+  });
+});
+
 describe('prototype pollution', () => {
   it('nothing any test here read has reached a prototype', () => {
     expectNoPollution();
