@@ -806,6 +806,9 @@ describe('histlint run: refused before any request (exit 2)', () => {
       [['--prompt', 'p', '--write'], /--write needs a history file/],
       [['--prompt', 'p', '--instructions-file', 'nope.md'], /nope\.md: no such file/],
       [['--prompt', 'p', '--max-steps', '0'], /max-steps/],
+      // Longer than node's timers hold: it would fire at once.
+      [['--prompt', 'p', '--timeout', '3000000'], /--timeout.*at most 2147483 seconds/],
+      [['--prompt', 'p', '--tool-timeout', '3000000'], /--tool-timeout.*at most 2147483 seconds/],
     ];
     for (const [args, pattern] of cases) {
       const r = await run(args);

@@ -13,10 +13,15 @@ import {
 } from '../options.js';
 import type { RunFlags } from '../agent-run.js';
 
-/** Parses a number of seconds above 0 (decimals allowed). */
+/** The longest timeout node's timers can hold (2^31 - 1 ms); a longer one would fire at once. */
+const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+/** Parses a number of seconds above 0 (decimals allowed), at most MAX_SECONDS. */
 function seconds(value: string): number {
   if (!/^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/.test(value) || !(Number(value) > 0))
     throw new InvalidArgumentError('expected a number of seconds above 0');
+  if (Number(value) > MAX_SECONDS)
+    throw new InvalidArgumentError(`expected at most ${MAX_SECONDS} seconds (about 24 days)`);
   return Number(value);
 }
 
