@@ -529,6 +529,19 @@ describe('histlint run: failure and resume', () => {
     expect(readJson(out).messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
   });
 
+  it('Ctrl-C while an MCP server starts: exit 130 at once, no request sent', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    // A server that never answers the handshake: without the signal, the start waits 60 s.
+    const silent = `"${process.execPath}" -e "setInterval(() => {}, 1000)"`;
+    const r = await run(['--prompt', 'p', '--mcp', silent], { signal: controller.signal });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toBe(
+      'histlint run: interrupted while the MCP servers started; no request was sent\n',
+    );
+    expect(mock.requests).toHaveLength(0);
+  });
+
   it('Ctrl-C on a spawned histlint: exit 130, the partial written', async () => {
     const out = fresh('sigint.json');
     let child: ReturnType<typeof spawn> | undefined;

@@ -31,6 +31,8 @@ export interface McpConnectOptions {
   onStderr?: (label: string, text: string) => void;
   /** The client name and version sent in the MCP handshake. */
   clientInfo?: { name: string; version: string };
+  /** Stops waiting for the servers to start (Ctrl-C): the start fails, and the servers are closed. */
+  signal?: AbortSignal;
 }
 
 /** Running MCP servers and their tools. */
@@ -214,12 +216,15 @@ export async function connectMcpServers(
       closers.push(() => client.close());
       let listed: Record<string, unknown>[] = [];
       try {
-        await client.connect(transport, { timeout: startTimeout });
+        const waiting = {
+          timeout: startTimeout,
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        };
+        options.signal?.throwIfAborted();
+        await client.connect(transport, waiting);
         let cursor: string | undefined;
         do {
-          const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
-            timeout: startTimeout,
-          });
+          const page = await client.listTools(cursor === undefined ? {} : { cursor }, waiting);
           listed = listed.concat(page.tools as unknown as Record<string, unknown>[]);
           cursor = page.nextCursor;
         } while (cursor !== undefined);

@@ -302,12 +302,17 @@ export async function runAgentCommand(
       cwd: io.cwd,
       ...(flags.toolTimeout === undefined ? {} : { timeoutMs: flags.toolTimeout * 1000 }),
       clientInfo: { name: 'histlint', version: packageVersion() },
+      ...(io.signal === undefined ? {} : { signal: io.signal }),
       onStderr: (label, text) => {
         const lines = text.replace(/\n$/, '').split('\n');
         say(lines.map((l) => `[mcp ${label}] ${l}\n`).join(''));
       },
     });
   } catch (e) {
+    if (io.signal?.aborted === true) {
+      say('histlint run: interrupted while the MCP servers started; no request was sent\n');
+      return EXIT_INTERRUPTED;
+    }
     if (e instanceof McpStartError) throw new UsageError(clean(e.message));
     throw e;
   }
