@@ -27,7 +27,7 @@ import {
   type ModelResponse,
 } from '../src/agent/index.js';
 import { isUuid } from '../src/core/ids.js';
-import { INTERRUPTED_TEXT } from '../src/core/normalize.js';
+import { INTERRUPTED_TEXT, normalizeHistory } from '../src/core/normalize.js';
 import type { Message, Part } from '../src/model/types.js';
 import { startMockLlm, type MockFault, type MockLlm } from './helpers/mock-llm.js';
 
@@ -376,6 +376,56 @@ describe('tools and steps', () => {
     expect(second.filter((m) => m.role === 'tool')).toHaveLength(4);
     expect(JSON.stringify(second)).toContain('{\\"truncated_args\\":\\"{\\\\\\"text\\\\\\":\\"}');
     expect(result.text).toBe('all done');
+  });
+
+  it('a call id the conversation already used, or that repeats in a reply, is replaced, so every result stays paired', async () => {
+    const call = (id: string, t: string): Part => ({
+      type: 'tool-call',
+      id,
+      name: 'echo',
+      arguments: JSON.stringify({ text: t }),
+    });
+    // A model that numbers its calls from call_0 every turn, and twice in one reply.
+    const replies: Part[][] = [
+      [call('call_0', 'a'), call('dup', 'b'), call('dup', 'c')],
+      [call('call_0', 'd')],
+      [text('done')],
+    ];
+    const model: ModelClient = {
+      provider: 'test',
+      model: 'fake',
+      async request(): Promise<ModelResponse> {
+        return {
+          message: { role: 'assistant', parts: replies.shift()! },
+          usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+        };
+      },
+    };
+    const history: Message[] = [
+      { role: 'user', parts: [text('earlier')] },
+      { role: 'assistant', parts: [call('call_0', 'old')] },
+      {
+        role: 'tool',
+        parts: [{ type: 'tool-result', callId: 'call_0', name: 'echo', content: [text('old')] }],
+      },
+    ];
+    const result = await createAgent({ model, tools: [echoTool] }).run(history, 'go');
+    expect(result.messages.slice(0, 3)).toEqual(history);
+    const calls = result.messages.flatMap((m) => m.parts).filter((p) => p.type === 'tool-call');
+    const ids = calls.map((p) => p.id);
+    expect(ids).toHaveLength(5);
+    expect(new Set(ids).size).toBe(5);
+    // Each result answers its own call; the run's calls get their own text back.
+    const results = result.messages.flatMap((m) => m.parts).filter((p) => p.type === 'tool-result');
+    for (const c of calls.slice(1)) {
+      const answer = results.filter((r) => r.callId === c.id);
+      expect(answer).toHaveLength(1);
+      expect(answer[0]!.content).toEqual([
+        text(`echo: ${(JSON.parse(String(c.arguments)) as { text: string }).text}`),
+      ]);
+    }
+    // Nothing for a repair to do.
+    expect(normalizeHistory(result.messages).messages).toEqual(result.messages);
   });
 
   it('max-steps: a RunError whose partial answers the last calls with failed "not run" results, and resumes', async () => {

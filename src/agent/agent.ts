@@ -249,12 +249,20 @@ async function runAgent(
     streamedTurn = false;
     usage = addUsage(usage, response.usage);
     const reply = stamp({ ...response.message, role: 'assistant' });
-    // A call needs an id to be paired with its result; the few servers that omit one get one here.
-    reply.parts = reply.parts.map((p) =>
-      p.type === 'tool-call' && (typeof p.id !== 'string' || p.id === '')
-        ? { ...p, id: `call_${newId().replace(/-/g, '')}` }
-        : p,
-    );
+    // A call needs an id of its own to be paired with its result: a call without one (a few
+    // servers omit it), or with one the conversation already used (some reuse `call_0` every
+    // turn), gets a fresh one here; a repair would otherwise drop the second result.
+    const used = callIds(full, added);
+    reply.parts = reply.parts.map((p) => {
+      if (p.type !== 'tool-call') return p;
+      if (typeof p.id === 'string' && p.id !== '' && !used.has(p.id)) {
+        used.add(p.id);
+        return p;
+      }
+      const id = `call_${newId().replace(/-/g, '')}`;
+      used.add(id);
+      return { ...p, id };
+    });
     added.push(reply);
     checkpoint = added.length;
 
@@ -287,4 +295,14 @@ async function runAgent(
     added.push(stamp({ role: 'tool', parts: results }));
     checkpoint = added.length;
   }
+}
+
+/** The ids of every tool call in these lists of messages. */
+function callIds(...lists: readonly (readonly Message[])[]): Set<string> {
+  const ids = new Set<string>();
+  for (const list of lists)
+    for (const m of list)
+      for (const p of m.parts)
+        if (p.type === 'tool-call' && typeof p.id === 'string') ids.add(p.id);
+  return ids;
 }
