@@ -5,7 +5,7 @@
  * unsharded report. Speed itself is measured by `npm run bench`, not here.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -366,6 +366,38 @@ describe('shards', () => {
           );
         }
       }
+    }
+  });
+
+  it('merge-reports keeps unreadable files in path order, and exits 2 for them as lint does', async () => {
+    const dir = mkdtempSync(path.join(work, 'shards-unread-'));
+    const names = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => `${n}.jsonl`);
+    for (const [k, name] of names.entries()) {
+      // b, d and e are links to nothing: lint cannot read them.
+      if (['b.jsonl', 'd.jsonl', 'e.jsonl'].includes(name))
+        symlinkSync(path.join(dir, 'nowhere', name), path.join(dir, name));
+      else writeFileSync(path.join(dir, name), jsonl(3 + k));
+    }
+    for (const format of ['json', 'sarif']) {
+      const outs: string[] = [];
+      const codes: number[] = [];
+      for (let i = 1; i <= 3; i++) {
+        const out = path.join(dir, `unread${i}.${format}`);
+        const r = await runCli(
+          ['lint', '--shard', `${i}/3`, '--format', format, '-o', out, ...names],
+          {
+            cwd: dir,
+          },
+        );
+        codes.push(r.code);
+        outs.push(out);
+      }
+      expect(Math.max(...codes)).toBe(2);
+      const merged = await runCli(['merge-reports', ...outs.reverse()], { cwd: dir });
+      const unsharded = await runCli(['lint', '--format', format, ...names], { cwd: dir });
+      expect(unsharded.code).toBe(2);
+      expect(merged.code).toBe(2);
+      expect(merged.stdout).toBe(unsharded.stdout);
     }
   });
 

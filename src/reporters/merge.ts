@@ -133,6 +133,13 @@ export function mergeSarifLogs(logs: readonly { version: string; runs: SarifRun[
     }
   }
   results.sort((a, b) => indexOf(a) - indexOf(b));
+  // Files that could not be read, in path order too, as one run over every file lists them.
+  const noticeUri = (n: unknown): string =>
+    uriOf({
+      location: (n as { locations?: { physicalLocation?: { artifactLocation?: unknown } }[] })
+        .locations?.[0]?.physicalLocation?.artifactLocation,
+    });
+  notifications.sort((a, b) => byPath(noticeUri(a), noticeUri(b)));
   const merged: SarifRun = {
     ...first,
     artifacts: order.map((k) => artifacts[k]),

@@ -5,7 +5,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { EXIT_FINDINGS, EXIT_OK, UsageError } from '../exit-codes.js';
+import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError } from '../exit-codes.js';
 import { InputPaths, print, writeOutputFile } from '../io.js';
 import type { CommandContext } from '../options.js';
 
@@ -42,10 +42,13 @@ export function registerMergeReports(program: Command, ctx: CommandContext): voi
       }
       let merged: unknown;
       let errors: number;
+      // A file a shard could not read (exit 2 in that shard) keeps the merged run at exit 2.
+      let unread: boolean;
       try {
         if (values.every(isJsonLintReport)) {
           const m = mergeJsonReports(values);
           errors = m.errorCount;
+          unread = m.files.some((f) => f.error !== undefined);
           merged = m;
         } else if (values.every(isSarifLog)) {
           const m = mergeSarifLogs(values);
@@ -55,6 +58,7 @@ export function registerMergeReports(program: Command, ctx: CommandContext): voi
               (r.results ?? []).filter((x) => (x as { level?: string }).level === 'error').length,
             0,
           );
+          unread = m.runs.some((r) => r.invocations?.some((i) => !i.executionSuccessful));
           merged = m;
         } else {
           const bad =
@@ -70,7 +74,7 @@ export function registerMergeReports(program: Command, ctx: CommandContext): voi
       const text = JSON.stringify(merged, null, 2) + '\n';
       if (opts.outputFile === undefined) print(ctx.io.stdout, text);
       else await writeOutputFile(ctx.io, opts.outputFile, text);
-      // Like lint itself: the merged run has errors, so CI fails on it.
-      ctx.setExit(errors > 0 ? EXIT_FINDINGS : EXIT_OK);
+      // Like lint itself: 2 when a file could not be read, 1 for errors, so CI fails on it.
+      ctx.setExit(unread ? EXIT_USAGE : errors > 0 ? EXIT_FINDINGS : EXIT_OK);
     });
 }
