@@ -5,6 +5,7 @@
  * never a stack trace. Runs in-process through `main`; a few runs also spawn
  * bin/histlint.js (built by `npm run build`).
  */
+import { spawnSync } from 'node:child_process';
 import { promises as fsp, existsSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -187,6 +188,30 @@ describe('exit codes', () => {
         expect(stderr).toContain('locked.json');
       } finally {
         await fsp.chmod(path.join(cwd, 'locked.json'), 0o644);
+      }
+    },
+  );
+
+  it.skipIf(process.platform === 'win32')(
+    '2 for a fix that cannot be written, and the report says so',
+    async (ctx) => {
+      const cwd = makeTree({ 'ro/a.json': DANGLING });
+      const folder = path.join(cwd, 'ro');
+      // A folder nobody may write to: its mode, or for root (whom modes do not stop) the
+      // immutable attribute, where the file system has one.
+      const asRoot = process.getuid?.() === 0;
+      if (!asRoot) await fsp.chmod(folder, 0o555);
+      else if (spawnSync('chattr', ['+i', folder]).status !== 0)
+        return ctx.skip('running as root where chattr +i is not available');
+      try {
+        const { code, report } = await lintJson(['--fix', 'ro/a.json'], { cwd });
+        expect(code).toBe(2);
+        expect(report.files[0]!.error?.message).toMatch(/^cannot write the fix: /);
+        expect(rulesOf(report)).toMatchObject({ 'ro/a.json': ['dangling-tool-call'] });
+        expect(readFileSync(path.join(folder, 'a.json'), 'utf8')).toBe(DANGLING);
+      } finally {
+        if (asRoot) spawnSync('chattr', ['-i', folder]);
+        else await fsp.chmod(folder, 0o755);
       }
     },
   );

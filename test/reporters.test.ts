@@ -668,6 +668,50 @@ describe('junit reporter', () => {
   });
 });
 
+describe('a file with an error and findings (a --fix that could not be written)', () => {
+  const results = (): LintResults => {
+    const file: FileResult = {
+      ...fileResult('data/a.json', [DANGLING]),
+      error: { message: 'cannot write the fix: permission denied' },
+    };
+    return lintResults([file]);
+  };
+
+  it('stylish shows the error, then the findings', () => {
+    const lines = stylishReporter(results(), context(false)).split('\n');
+    expect(lines[0]).toBe('data/a.json');
+    expect(lines[1]!.trim().split(/\s{2,}/)).toEqual([
+      'error',
+      'cannot write the fix: permission denied',
+    ]);
+    expect(lines[2]!.trim().split(/\s{2,}/)).toEqual([
+      '40:9',
+      'error',
+      'tool call "c1" (search) has no result after it',
+      'dangling-tool-call',
+    ]);
+  });
+
+  it('junit has the error and a failure per error finding in one test case', () => {
+    const [testcase] = testcasesOf(junitOf(results()));
+    expect(childElements(testcase!, 'error').map((e) => e.attributes.message)).toEqual([
+      'cannot write the fix: permission denied',
+    ]);
+    expect(childElements(testcase!, 'failure')).toHaveLength(1);
+  });
+
+  it('json keeps both, and SARIF reports the run as not successful', () => {
+    const json = JSON.parse(jsonReporter(results(), context())) as { files: FileResult[] };
+    expect(json.files[0]!.error?.message).toBe('cannot write the fix: permission denied');
+    expect(json.files[0]!.findings).toHaveLength(1);
+    const sarif = JSON.parse(sarifReporter(results(), context())) as {
+      runs: { results: unknown[]; invocations: { executionSuccessful: boolean }[] }[];
+    };
+    expect(sarif.runs[0]!.results).toHaveLength(1);
+    expect(sarif.runs[0]!.invocations[0]!.executionSuccessful).toBe(false);
+  });
+});
+
 describe('the test XML parser', () => {
   it('refuses what is not well-formed, so the junit checks have teeth', () => {
     expect(() => parseXml('<a>&</a>')).toThrow();

@@ -24,6 +24,7 @@ import { availableParallelism } from 'node:os';
 import { fixBytes, isEmptyPlan, planFixes } from '../lint/fix.js';
 import { SeverityResolver } from '../lint/severity.js';
 import { kindFromName } from '../model/document.js';
+import { describeFsError } from '../model/errors.js';
 import { REPORTERS } from '../reporters/index.js';
 import type { LintResults } from '../reporters/types.js';
 import { RULES, ruleById, ruleDocsUrl } from '../rules/index.js';
@@ -41,7 +42,7 @@ import {
   type InputRef,
   type Io,
 } from './io.js';
-import { oneLine, pointerTokens } from './options.js';
+import { pointerTokens } from './options.js';
 import { packageVersion } from './package-info.js';
 
 /** The flags of `histlint lint`. */
@@ -353,8 +354,10 @@ async function applyFix(
     await writeAtomic(await fs.realpath(input.absolute!), fixed);
     return { result: lintBytes(input.display, Buffer.from(fixed, 'utf8'), options), error: false };
   } catch (e) {
-    print(io.stderr, `histlint: ${input.display}: cannot write the fix: ${oneLine(e)}\n`);
-    return { result, error: true };
+    const message = `cannot write the fix: ${describeFsError(e)}`;
+    print(io.stderr, `histlint: ${input.display}: ${message}\n`);
+    // The report says so too (its findings are the file's as it still is).
+    return { result: { ...result, error: { message } }, error: true };
   }
 }
 

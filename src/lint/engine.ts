@@ -46,7 +46,10 @@ export interface FileResult {
   findings: Finding[];
   errorCount: number;
   warningCount: number;
-  /** Set when the file could not be read at all (it has no findings then). */
+  /**
+   * Set when the file could not be read at all (it has no findings then), or when `--fix` could
+   * not write it (its findings are those of the file as it still is).
+   */
   error?: { message: string };
 }
 

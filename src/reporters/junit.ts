@@ -41,19 +41,14 @@ export const junitReporter: Reporter = (results) => {
     const errors = file.findings.filter((f) => f.severity === 'error');
     const warnings = file.findings.filter((f) => f.severity === 'warn');
     const open = `    <testcase classname="histlint" name="${attr(file.file)}"`;
-    if (file.error !== undefined) {
-      out.push(
-        `${open}>`,
-        `      <error type="io" message="${attr(file.error.message)}"/>`,
-        '    </testcase>',
-      );
-      continue;
-    }
-    if (errors.length === 0 && warnings.length === 0) {
+    if (file.error === undefined && errors.length === 0 && warnings.length === 0) {
       out.push(`${open}/>`);
       continue;
     }
     out.push(`${open}>`);
+    // A file that could not be read (or, with --fix, written), then any findings it has.
+    if (file.error !== undefined)
+      out.push(`      <error type="io" message="${attr(file.error.message)}"/>`);
     for (const f of errors) {
       const where = `${file.file}:${f.line}:${f.column}`;
       out.push(

@@ -23,17 +23,17 @@ export const stylishReporter: Reporter = (results, ctx) => {
   let fixable = 0;
   let unreadable = 0;
   for (const file of results.files) {
+    if (file.error === undefined && file.findings.length === 0) continue;
+    out.push(c.underline(oneLine(file.file)));
+    // A file that could not be read (or, with --fix, written): the error first, then any findings.
     if (file.error !== undefined) {
       unreadable++;
-      out.push(
-        c.underline(oneLine(file.file)),
-        `  ${c.red('error')}  ${oneLine(file.error.message)}`,
-        '',
-      );
-      continue;
+      out.push(`  ${c.red('error')}  ${oneLine(file.error.message)}`);
+      if (file.findings.length === 0) {
+        out.push('');
+        continue;
+      }
     }
-    if (file.findings.length === 0) continue;
-    out.push(c.underline(oneLine(file.file)));
     const rows = file.findings.map((f) => {
       if (ruleById(f.ruleId)?.meta.fixable) fixable++;
       return [
