@@ -349,8 +349,8 @@ interface SarifLog {
   }[];
 }
 
-function sarifOf(results: LintResults): SarifLog {
-  const text = sarifReporter(results, context());
+function sarifOf(results: LintResults, extra: Partial<ReporterContext> = {}): SarifLog {
+  const text = sarifReporter(results, { ...context(), ...extra });
   const log = JSON.parse(text) as SarifLog;
   const ok = validateSarif(log);
   if (!ok) {
@@ -481,11 +481,12 @@ describe('sarif reporter', () => {
   });
 
   it('absolute paths become file URIs, and a drive letter is never read as a scheme', () => {
-    const names = ['/srv/data/a b.json', 'C:/repo/x.json', 'c:/x.json'];
+    const names = ['/srv/data/a b.json', 'C:/repo/x.json', 'c:\\x.json', 'rel/y.json'];
     const log = sarifOf(
       lintResults(
         names.map((n) => fileResult(n, [finding({ ruleId: 'schema', severity: 'error' })])),
       ),
+      { windows: true },
     );
     const uris = log.runs[0]!.results.map(
       (r) => r.locations[0]!.physicalLocation.artifactLocation.uri,
@@ -494,9 +495,20 @@ describe('sarif reporter', () => {
       'file:///srv/data/a%20b.json',
       'file:///C:/repo/x.json',
       'file:///c:/x.json',
+      'rel/y.json',
     ]);
-    for (const uri of uris) expect(new URL(uri).protocol).toBe('file:');
+    for (const uri of uris.slice(0, 3)) expect(new URL(uri).protocol).toBe('file:');
     expect(new URL(uris[0]!).pathname).toBe('/srv/data/a%20b.json');
+  });
+
+  it('elsewhere than Windows, a folder named like a drive is a relative path', () => {
+    const log = sarifOf(
+      lintResults([fileResult('c:/x.json', [finding({ ruleId: 'schema', severity: 'error' })])]),
+    );
+    const uri = log.runs[0]!.results[0]!.locations[0]!.physicalLocation.artifactLocation.uri;
+    expect(uri).toBe('c%3A/x.json');
+    // Resolved against the working folder, it names ./c:/x.json.
+    expect(decodeURIComponent(new URL(uri, 'file:///work/').pathname)).toBe('/work/c:/x.json');
   });
 
   it('odd characters in messages survive as JSON strings', () => {

@@ -293,6 +293,7 @@ export async function runLint(
       rules: RULES.map((r) => r.meta),
       docsUrl: ruleDocsUrl,
       version: packageVersion(),
+      windows: process.platform === 'win32',
     });
     if (flags.outputFile !== undefined) {
       await writeOutputFile(io, flags.outputFile, text);

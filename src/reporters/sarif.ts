@@ -6,22 +6,25 @@ import type { Reporter } from './types.js';
 
 const LEVEL = { error: 'error', warn: 'warning', off: 'none' } as const;
 
-/** A relative file path as a URI reference: each segment percent-encoded, so `#`, `?` and `:` stay part of the name. */
-function fileUri(file: string): string {
-  const segments = file.split('/');
-  const drive = /^[A-Za-z]:$/.test(segments[0] ?? '');
+/**
+ * A file path as a URI reference: each segment percent-encoded, so `#`, `?` and `:` stay part of
+ * the name. A relative path stays relative (to the working folder, as code scanning expects); an
+ * absolute path becomes a file URI, so it is not read as relative to something else. On Windows
+ * a drive (`C:`) starts an absolute path; elsewhere `c:` is a folder, encoded like any other.
+ */
+function fileUri(file: string, windows: boolean): string {
+  const segments = (windows ? file.replace(/\\/g, '/') : file).split('/');
+  const drive = windows && /^[A-Za-z]:$/.test(segments[0] ?? '');
   const encoded = segments
     .map((seg, i) => (i === 0 && drive ? seg : encodeURIComponent(seg)))
     .join('/');
-  // Relative paths stay relative (to the working folder, as code scanning expects); an absolute
-  // path becomes a file URI, so it is not read as a path relative to something else, and a
-  // drive letter is not read as a URI scheme.
   if (drive) return `file:///${encoded}`;
-  return file.startsWith('/') ? `file://${encoded}` : encoded;
+  return encoded.startsWith('/') ? `file://${encoded}` : encoded;
 }
 
 /** Renders results as a SARIF 2.1.0 log. */
 export const sarifReporter: Reporter = (results, ctx) => {
+  const windows = ctx.windows === true;
   const index = new Map(ctx.rules.map((r, i) => [r.id, i]));
   const log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -41,7 +44,7 @@ export const sarifReporter: Reporter = (results, ctx) => {
             })),
           },
         },
-        artifacts: results.files.map((f) => ({ location: { uri: fileUri(f.file) } })),
+        artifacts: results.files.map((f) => ({ location: { uri: fileUri(f.file, windows) } })),
         results: results.files.flatMap((file, fileIndex) =>
           file.findings.map((f) => ({
             ruleId: f.ruleId,
@@ -51,7 +54,7 @@ export const sarifReporter: Reporter = (results, ctx) => {
             locations: [
               {
                 physicalLocation: {
-                  artifactLocation: { uri: fileUri(file.file), index: fileIndex },
+                  artifactLocation: { uri: fileUri(file.file, windows), index: fileIndex },
                   region: { startLine: f.line, startColumn: f.column },
                 },
                 logicalLocations: [
@@ -70,7 +73,9 @@ export const sarifReporter: Reporter = (results, ctx) => {
               .map((f) => ({
                 level: 'error',
                 message: { text: f.error!.message },
-                locations: [{ physicalLocation: { artifactLocation: { uri: fileUri(f.file) } } }],
+                locations: [
+                  { physicalLocation: { artifactLocation: { uri: fileUri(f.file, windows) } } },
+                ],
               })),
           },
         ],

@@ -22,6 +22,11 @@ export interface ReporterContext {
   docsUrl(id: string): string;
   /** histlint's version. */
   version: string;
+  /**
+   * File names are Windows paths: `C:/…` or `C:\…` is a drive, and `\` separates folders. Elsewhere
+   * `c:` is an ordinary folder name. Default: false.
+   */
+  windows?: boolean;
 }
 
 /** A reporter. */
