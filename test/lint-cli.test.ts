@@ -600,6 +600,28 @@ describe('what is reported where', () => {
     expect(report.files[0]!.findings.map((f) => f.ruleId)).toEqual(['parse-error']);
   });
 
+  it('a JSONL line that is not UTF-8 is a parse-error of its own; the other lines are still linted, from a file or standard input', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from(`${oneLine(CLEAN)}\n`),
+      Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d, 0x0a]),
+      Buffer.from(`${oneLine(DANGLING)}\r\n`),
+    ]);
+    const cwd = makeTree({ 'mixed.jsonl': bytes });
+    const fromFile = await lintJson(['mixed.jsonl'], { cwd });
+    const fromStdin = await lintJson(['--stdin-filename', 'mixed.jsonl', '-'], {
+      cwd,
+      stdin: bytes,
+    });
+    for (const { code, report } of [fromFile, fromStdin]) {
+      expect(code).toBe(1);
+      expect(report.files[0]!.findings.map((f) => [f.ruleId, f.line, f.column])).toEqual([
+        ['parse-error', 2, 3],
+        ['dangling-tool-call', 3, danglingPosition(oneLine(DANGLING)).column],
+      ]);
+    }
+    expect(fromStdin.report.files[0]!.findings).toEqual(fromFile.report.files[0]!.findings);
+  });
+
   it('--pointer /request finds the conversation in wrapped documents (JSON)', async () => {
     const wrapped = JSON.stringify(
       { id: 'req-1', request: JSON.parse(DANGLING) as unknown, response: { status: 200 } },

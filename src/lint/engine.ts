@@ -7,7 +7,7 @@ import { analyzePairing, pairsCleanly, type Pairing } from '../core/pairing.js';
 import { detectFormat } from '../formats/detect.js';
 import type { ConversationFormat, ReadResult } from '../formats/format.js';
 import { formatByName } from '../formats/index.js';
-import { decodeUtf8, kindFromName } from '../model/document.js';
+import { decodeUtf8, firstInvalidUtf8, kindFromName } from '../model/document.js';
 import { SourceError } from '../model/errors.js';
 import { JsonParseError, parseJson, type JsonValue } from '../model/json.js';
 import { escapePointerToken, toPointer, valueAt } from '../model/pointer.js';
@@ -399,15 +399,71 @@ export function countFindings(findings: readonly Finding[]): {
   return { errorCount, warningCount };
 }
 
+const DECODER = new TextDecoder('utf-8', { fatal: true });
+
+/** A parse-error finding for a JSONL line whose bytes are not UTF-8. */
+export function badBytesFinding(
+  bytes: Uint8Array,
+  line: number,
+  severity: FindingSeverity,
+): Finding {
+  const at = Math.max(firstInvalidUtf8(bytes), 0);
+  const column = DECODER.decode(bytes.subarray(0, at)).length + 1;
+  const hex = (bytes[at] ?? 0).toString(16).toUpperCase().padStart(2, '0');
+  return {
+    ruleId: 'parse-error',
+    severity,
+    message: `not UTF-8: invalid byte 0x${hex}`,
+    pointer: '',
+    line,
+    column,
+  };
+}
+
+/**
+ * Lints JSONL bytes that are not all UTF-8 line by line, as a file read in ranges is: a line that
+ * is not UTF-8 gets a parse-error of its own and stands blank for the rest, so every other line
+ * is linted under its own number.
+ */
+function lintJsonlBytes(bytes: Uint8Array, options: LintOptions): Finding[] {
+  const severity = options.rules.get('parse-error');
+  const texts: string[] = [];
+  const bad: Finding[] = [];
+  for (let start = 0, line = 1; start <= bytes.length; line++) {
+    const nl = bytes.indexOf(10, start);
+    const end = nl === -1 ? bytes.length : nl;
+    const piece = bytes.subarray(start, end);
+    try {
+      texts.push(DECODER.decode(piece));
+    } catch {
+      texts.push('');
+      if (severity !== undefined) bad.push(badBytesFinding(piece, line, severity));
+    }
+    start = end + 1;
+  }
+  const findings = lintJsonl(texts.join('\n'), options);
+  for (const f of bad) findings.push(f);
+  return sortFindings(findings);
+}
+
+/** True for bytes that start with a UTF-16 byte order mark (not UTF-8 anywhere, not even by line). */
+function startsUtf16(bytes: Uint8Array): boolean {
+  return (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+}
+
 /** Lints a file's bytes: strict UTF-8, then JSON or JSONL (each line its own conversation). */
 export function lintBytes(file: string, bytes: Uint8Array, options: LintOptions): FileResult {
   let findings: Finding[];
+  const kind = options.kind ?? kindFromName(file) ?? 'json';
   try {
     const { text } = decodeUtf8(bytes);
-    const kind = options.kind ?? kindFromName(file) ?? 'json';
     findings = kind === 'jsonl' ? lintJsonl(text, options) : lintText(text, options);
   } catch (e) {
     if (!(e instanceof SourceError)) throw e;
+    if (kind === 'jsonl' && !startsUtf16(bytes)) {
+      findings = lintJsonlBytes(bytes, options);
+      return { file, findings, ...countFindings(findings) };
+    }
     const severity = options.rules.get('parse-error');
     findings =
       severity === undefined

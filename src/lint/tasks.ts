@@ -5,8 +5,9 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { describeFsError, SourceError } from '../model/errors.js';
-import { firstInvalidUtf8, kindFromName } from '../model/document.js';
+import { kindFromName } from '../model/document.js';
 import {
+  badBytesFinding,
   countFindings,
   lintBytes,
   lintText,
@@ -80,21 +81,6 @@ export function toLintOptions(o: TaskOptions): LintOptions {
   if (o.kind !== undefined) out.kind = o.kind;
   CONVERTED.set(o, out);
   return out;
-}
-
-/** A parse-error finding for a line whose bytes are not UTF-8. */
-function badBytesFinding(bytes: Uint8Array, line: number, severity: FindingSeverity): Finding {
-  const at = Math.max(firstInvalidUtf8(bytes), 0);
-  const column = DECODER.decode(bytes.subarray(0, at)).length + 1;
-  const hex = (bytes[at] ?? 0).toString(16).toUpperCase().padStart(2, '0');
-  return {
-    ruleId: 'parse-error',
-    severity,
-    message: `not UTF-8: invalid byte 0x${hex}`,
-    pointer: '',
-    line,
-    column,
-  };
 }
 
 /** Calls `onLine` for each line of bytes [start, end) of an open file, read in chunks. Returns the number of lines. */
