@@ -23,7 +23,7 @@ const work = mkdtempSync(path.join(tmpdir(), 'histlint-lint-fix-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 interface JsonReport {
-  files: { file: string; findings: { ruleId: string; severity: string }[] }[];
+  files: { file: string; findings: { ruleId: string; severity: string; line: number }[] }[];
   errorCount: number;
   warningCount: number;
 }
@@ -328,6 +328,30 @@ describe('lint --fix: exit code and untouched files', () => {
     const pending = await lint(dir, ['--fix', '--leave-pending', names[1]!]);
     expect(pending.code).toBe(0);
     for (const n of names) expect(statSync(path.join(dir, n)).mtimeMs, n).toBe(old.getTime());
+  });
+
+  it('a JSONL line that is not UTF-8 stays byte for byte; the others are fixed as they would be without it', async () => {
+    const dir = folder();
+    const name = copyFixture('dangling-tool-call/invalid-jsonl-crlf', dir);
+    const original = readFileSync(path.join(dir, name));
+    expect((await lint(dir, ['--fix', name])).code).toBe(0);
+    const fixedAlone = readFileSync(path.join(dir, name));
+    // The same file with a line that is not UTF-8 after its first (clean) line.
+    const cut = original.indexOf('\r\n') + 2;
+    const bad = Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d, 0x0d, 0x0a]);
+    writeFileSync(
+      path.join(dir, name),
+      Buffer.concat([original.subarray(0, cut), bad, original.subarray(cut)]),
+    );
+    const r = await lint(dir, ['--fix', name]);
+    expect(r.code).toBe(1);
+    expect(r.report.files[0]!.findings.map((f) => [f.ruleId, f.line])).toEqual([
+      ['parse-error', 2],
+    ]);
+    const after = readFileSync(path.join(dir, name));
+    expect(after).toEqual(
+      Buffer.concat([fixedAlone.subarray(0, cut), bad, fixedAlone.subarray(cut)]),
+    );
   });
 
   it('keeps the untouched lines of a JSONL file byte for byte, CRLF included', async () => {

@@ -351,18 +351,18 @@ async function writeTarget(target: string): Promise<{ file: string; stat?: Stats
  * (`-o /dev/stdout`) cannot be replaced atomically and must not be replaced
  * at all: it is written into.
  */
-export async function writeAtomic(given: string, data: string): Promise<void> {
+export async function writeAtomic(given: string, data: string | Uint8Array): Promise<void> {
   const { file: target, stat } = await writeTarget(given);
   if (stat?.isDirectory()) throw fsError('EISDIR', `is a directory: ${given}`);
   if (stat !== undefined && !stat.isFile()) {
-    await fs.writeFile(target, data, 'utf8');
+    await fs.writeFile(target, data);
     return;
   }
   const temp = tempNameFor(target);
   const mode = stat === undefined ? undefined : stat.mode & 0o7777;
   const handle = await fs.open(temp, 'wx', mode ?? 0o666);
   try {
-    await handle.writeFile(data, 'utf8');
+    await handle.writeFile(data);
     if (mode !== undefined) await handle.chmod(mode);
     await handle.sync();
   } catch (e) {

@@ -353,7 +353,8 @@ async function applyFix(
     });
     if (fixed === null) return { result, error: false };
     await writeAtomic(await fs.realpath(input.absolute!), fixed);
-    return { result: lintBytes(input.display, Buffer.from(fixed, 'utf8'), options), error: false };
+    const written = typeof fixed === 'string' ? Buffer.from(fixed, 'utf8') : fixed;
+    return { result: lintBytes(input.display, written, options), error: false };
   } catch (e) {
     const message = `cannot write the fix: ${describeFsError(e)}`;
     print(io.stderr, `histlint: ${input.display}: ${message}\n`);

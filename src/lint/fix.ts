@@ -3,6 +3,7 @@
  * losslessly read document (SPEC §5.2). Fixes are data: each rule names the
  * core operation that repairs it, and this module runs those operations.
  */
+import { isUtf8 } from 'node:buffer';
 import { normalizeHistory, type RepairSelection } from '../core/normalize.js';
 import { dropSystemMessages, dropUnsafeMedia } from '../core/sanitize.js';
 import { mapConversations } from '../formats/conversations.js';
@@ -64,17 +65,27 @@ export function applyFixes(
   return { messages: current, changed };
 }
 
+/** What {@link fixBytes} needs besides the plan. */
+export interface FixOptions {
+  pointer: readonly string[];
+  from?: string;
+  leavePending: boolean;
+}
+
 /**
- * Fixes a file's bytes. Returns the new text, or null when nothing changed.
- * Units that cannot be read are left as they are (a JSONL line stays byte
- * for byte); foreign read-only formats are not fixed.
+ * Fixes a file's bytes. Returns the new text (bytes, for a JSONL file with
+ * lines that are not UTF-8), or null when nothing changed. Units that cannot
+ * be read are left as they are (a JSONL line stays byte for byte, whether it
+ * is not JSON or not even UTF-8); foreign read-only formats are not fixed.
  */
 export function fixBytes(
   bytes: Uint8Array,
   kind: 'json' | 'jsonl' | undefined,
   plan: FixPlan,
-  options: { pointer: readonly string[]; from?: string; leavePending: boolean },
-): string | null {
+  options: FixOptions,
+): string | Uint8Array | null {
+  if (kind === 'jsonl' && !isUtf8(bytes) && !(bytes[0] === 0xff || bytes[0] === 0xfe))
+    return fixJsonlLines(bytes, plan, options);
   let doc;
   try {
     doc = readDocument(bytes, kind);
@@ -95,4 +106,20 @@ export function fixBytes(
   const readOnly = units.find((u) => u.error instanceof ReadOnlyFormatError);
   if (readOnly !== undefined) throw readOnly.error;
   return values.size === 0 ? null : serializeDocument(doc, values);
+}
+
+/** Fixes JSONL bytes line by line: a line that is not UTF-8 stays as it is, each other line is fixed on its own. */
+function fixJsonlLines(bytes: Uint8Array, plan: FixPlan, options: FixOptions): Uint8Array | null {
+  const pieces: Uint8Array[] = [];
+  let changed = false;
+  for (let start = 0; start < bytes.length;) {
+    const nl = bytes.indexOf(10, start);
+    const end = nl === -1 ? bytes.length : nl + 1;
+    const line = bytes.subarray(start, end);
+    const fixed = isUtf8(line) ? fixBytes(line, 'jsonl', plan, options) : null;
+    if (fixed !== null) changed = true;
+    pieces.push(fixed === null ? line : typeof fixed === 'string' ? Buffer.from(fixed) : fixed);
+    start = end;
+  }
+  return changed ? Buffer.concat(pieces) : null;
 }
