@@ -6,6 +6,7 @@
  */
 import { parseJson, setOwn, type JsonObject, type JsonValue } from '../model/json.js';
 import { PART_TYPES, type Message, type Part } from '../model/types.js';
+import { urlScheme } from '../core/url.js';
 import {
   providerDataOf,
   type Conversation,
@@ -87,9 +88,13 @@ interface AiContext {
   bare: boolean;
 }
 
-/** True when a data string is a URL rather than base64 (the AI SDK tries `new URL()` the same way). */
+/**
+ * True when a data string is a URL rather than base64. The AI SDK tries `new URL()`, which reads a
+ * scheme as a browser does (edge spaces and controls trimmed, tabs and line breaks dropped), so
+ * `" file:///x"` and `"java\tscript:x"` are URLs to it, and must be to sanitize too.
+ */
 function isUrlString(s: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(s);
+  return urlScheme(s) !== '';
 }
 
 /** The image media type base64 data starts with (the AI SDK sniffs the same signatures), if known. */

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
 import { analyzePairing } from '../../src/core/pairing.js';
+import { unsafeMediaScheme } from '../../src/core/url.js';
 import { aiSdkFormat as fmt } from '../../src/formats/ai-sdk.js';
 import type { Conversation } from '../../src/formats/format.js';
 import { openaiChatFormat } from '../../src/formats/openai-chat.js';
@@ -117,6 +118,28 @@ describe('ai-sdk fixtures', () => {
       data: 'UklGRiIAAABXRUJQVlA4',
       mediaType: 'image/webp',
     });
+  });
+
+  it('reads a string as a URL when new URL() would, so sanitize sees its scheme', () => {
+    const value = parseJson(
+      JSON.stringify([
+        {
+          role: 'user',
+          content: [
+            { type: 'image', image: ' file:///etc/passwd' },
+            { type: 'file', data: 'java\tscript:alert(1)', mediaType: 'application/pdf' },
+            { type: 'image', image: 'iVBORw0KGgo=' },
+          ],
+        },
+      ]),
+    );
+    const parts = fmt.read(value).conversation.messages[0]!.parts;
+    for (const s of [' file:///etc/passwd', 'java\tscript:alert(1)'])
+      expect(new URL(s).protocol).not.toBe('https:');
+    expect(parts[0]).toMatchObject({ type: 'image', url: ' file:///etc/passwd' });
+    expect(parts[1]).toMatchObject({ type: 'document', url: 'java\tscript:alert(1)' });
+    expect(parts[2]).toMatchObject({ type: 'image', data: 'iVBORw0KGgo=' });
+    expect(parts.slice(0, 2).map((p) => unsafeMediaScheme(p))).toEqual(['file', 'javascript']);
   });
 
   it('keeps a raw string input as the arguments text', () => {
