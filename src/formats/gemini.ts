@@ -509,24 +509,32 @@ function readGemini(value: JsonValue): {
   let requestRest: JsonObject | undefined;
 
   if (request !== undefined) {
-    const si = request.systemInstruction;
+    // The REST API takes snake_case field names too: `system_instruction` is the same prompt.
+    const key = Object.hasOwn(request, 'systemInstruction')
+      ? 'systemInstruction'
+      : Object.hasOwn(request, 'system_instruction')
+        ? 'system_instruction'
+        : undefined;
+    const si = key === undefined ? undefined : request[key];
     const known = ['contents'];
-    if (typeof si === 'string') {
-      const message: Message = { role: 'system', parts: [{ type: 'text', text: si }] };
-      keepProviderData(message, FORMAT, { $string: true });
-      messages.push(message);
-      located.push({
-        pointer: '/systemInstruction',
-        parts: [{ pointer: '/systemInstruction', fields: {} }],
-      });
-      contentIndex.push(-1);
-      known.push('systemInstruction');
-    } else if (isPlainObject(si) && Array.isArray(si.parts)) {
-      const { message, located: loc } = readContent(si, '/systemInstruction', true);
+    const read = (message: Message, loc: Located): void => {
+      if (key === 'system_instruction') {
+        const pd = providerDataOf(message, FORMAT) ?? {};
+        pd.$snakeKey = true;
+        keepProviderData(message, FORMAT, pd);
+      }
       messages.push(message);
       located.push(loc);
       contentIndex.push(-1);
-      known.push('systemInstruction');
+      known.push(key!);
+    };
+    if (typeof si === 'string') {
+      const message: Message = { role: 'system', parts: [{ type: 'text', text: si }] };
+      keepProviderData(message, FORMAT, { $string: true });
+      read(message, { pointer: `/${key}`, parts: [{ pointer: `/${key}`, fields: {} }] });
+    } else if (isPlainObject(si) && Array.isArray(si.parts)) {
+      const { message, located: loc } = readContent(si, `/${key}`, true);
+      read(message, loc);
     }
     requestRest = restOf(request, known);
   } else {
@@ -987,7 +995,11 @@ function writeGemini(
   }
   const out: JsonObject = { contents };
   if (systemMessages.length > 0) {
-    out.systemInstruction = writeSystemInstruction(systemParts, systemMessages);
+    const snake = providerDataOf(systemMessages[0]!, FORMAT)?.$snakeKey === true;
+    out[snake ? 'system_instruction' : 'systemInstruction'] = writeSystemInstruction(
+      systemParts,
+      systemMessages,
+    );
   }
   restoreFields(out, convPd);
   return { value: out, losses: state.losses };

@@ -157,6 +157,29 @@ describe('gemini detection', () => {
     expect(geminiFormat.detect([{ role: null, parts: [{ text: 'hi' }] }])).toBe(false);
   });
 
+  it('reads a snake_case system_instruction as the system prompt, and writes it back so', () => {
+    for (const si of [{ parts: [{ text: 'root' }] }, 'root'] as JsonValue[]) {
+      const value: JsonValue = {
+        contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+        system_instruction: si,
+        generation_config: { temperature: 0 },
+      };
+      const read = geminiFormat.read(value);
+      expect(read.conversation.messages.map((m) => m.role)).toEqual(['system', 'user']);
+      expect(read.conversation.messages[0]!.parts).toEqual([{ type: 'text', text: 'root' }]);
+      expect(read.locate(0, 0)).toBe(
+        typeof si === 'string' ? '/system_instruction' : '/system_instruction/parts/0',
+      );
+      expect(jsonEqual(geminiFormat.write(read.conversation, read.context).value, value)).toBe(
+        true,
+      );
+      // Without its system message (sanitize), nothing of it is left.
+      const { system_instruction: _dropped, ...rest } = value as JsonObject;
+      const without = { ...read.conversation, messages: read.conversation.messages.slice(1) };
+      expect(jsonEqual(geminiFormat.write(without, read.context).value, rest)).toBe(true);
+    }
+  });
+
   it('refuses to read what is not Gemini', () => {
     expect(() => geminiFormat.read({ messages: [] })).toThrow(/not gemini/);
     expect(() => geminiFormat.read([1, 2])).toThrow(/not gemini/);
