@@ -610,7 +610,9 @@ function writeBlock(
     case 'tool-call': {
       const block: JsonObject = { type: 'tool_use' };
       if (typeof part.id === 'string') block.id = part.id;
-      else state.losses.push({ ...where, what: `${lossPrefix(label)}tool call without id` });
+      // A block read without one is written back as it was: nothing is lost.
+      else if (!fromSource)
+        state.losses.push({ ...where, what: `${lossPrefix(label)}tool call without id` });
       if (typeof part.name === 'string') block.name = part.name;
       const args = typeof part.arguments === 'string' ? part.arguments : '';
       // Only an input that was not an object is the arguments text parsed as is.
@@ -621,7 +623,8 @@ function writeBlock(
     case 'tool-result': {
       const block: JsonObject = { type: 'tool_result' };
       if (typeof part.callId === 'string') block.tool_use_id = part.callId;
-      else state.losses.push({ ...where, what: `${lossPrefix(label)}tool result without callId` });
+      else if (!fromSource)
+        state.losses.push({ ...where, what: `${lossPrefix(label)}tool result without callId` });
       const content = Array.isArray(part.content) ? (part.content as Part[]) : [];
       const only = content.length === 1 ? content[0] : undefined;
       if (

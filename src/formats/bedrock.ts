@@ -644,7 +644,9 @@ function writeBlock(
     case 'tool-call': {
       const use: JsonObject = {};
       if (typeof part.id === 'string') use.toolUseId = part.id;
-      else state.losses.push({ ...where, what: `${lossPrefix(label)}tool call without id` });
+      // A block read without one is written back as it was: nothing is lost.
+      else if (!fromSource)
+        state.losses.push({ ...where, what: `${lossPrefix(label)}tool call without id` });
       if (typeof part.name === 'string') {
         use.name = part.name;
         state.toolNames.add(part.name);
@@ -658,7 +660,8 @@ function writeBlock(
     case 'tool-result': {
       const result: JsonObject = {};
       if (typeof part.callId === 'string') result.toolUseId = part.callId;
-      else state.losses.push({ ...where, what: `${lossPrefix(label)}tool result without callId` });
+      else if (!fromSource)
+        state.losses.push({ ...where, what: `${lossPrefix(label)}tool result without callId` });
       if (typeof part.name === 'string') state.toolNames.add(part.name);
       const content: JsonValue[] = [];
       const parts = Array.isArray(part.content) ? (part.content as Part[]) : [];

@@ -341,6 +341,23 @@ describe('anthropic through normalize', () => {
     expect(out.model).toBe('claude-sonnet-4-6');
   });
 
+  it('passes a call without id and a result without tool_use_id through, and repairs the rest', () => {
+    const noId: JsonObject = { type: 'tool_use', name: 'lookup', input: {} };
+    const noCallId: JsonObject = { type: 'tool_result', content: 'lost' };
+    const out = normalizeThrough(
+      body([
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: [noId, call('toolu_2')] },
+        { role: 'user', content: [noCallId, { type: 'text', text: 'next' }] },
+      ]),
+    ) as JsonObject;
+    expect(out.messages).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: [noId, call('toolu_2')] },
+      { role: 'user', content: [synthesized('toolu_2'), noCallId, { type: 'text', text: 'next' }] },
+    ]);
+  });
+
   it('answers a dangling call at the end with a new user message', () => {
     const input = body([
       { role: 'user', content: 'Look up a.' },

@@ -333,6 +333,23 @@ describe('bedrock through normalize', () => {
     return out as JsonObject;
   }
 
+  it('passes a call without toolUseId and a result without one through, and repairs the rest', () => {
+    const noId: JsonObject = { toolUse: { name: 'lookup', input: {} } };
+    const noCallId: JsonObject = { toolResult: { content: [{ text: 'lost' }] } };
+    const out = normalizeThrough(
+      body([
+        { role: 'user', content: [{ text: 'hi' }] },
+        { role: 'assistant', content: [noId, call('tooluse_2')] },
+        { role: 'user', content: [noCallId, { text: 'next' }] },
+      ]),
+    );
+    expect(out.messages).toEqual([
+      { role: 'user', content: [{ text: 'hi' }] },
+      { role: 'assistant', content: [noId, call('tooluse_2')] },
+      { role: 'user', content: [synthesized('tooluse_2'), noCallId, { text: 'next' }] },
+    ]);
+  });
+
   it('puts a synthesized result first in the user message that answers the turn', () => {
     const out = normalizeThrough(
       body([
