@@ -740,17 +740,19 @@ describe('deep nesting', () => {
     }
   });
 
-  it('--check needs no output text: 100,000 levels that need no change are "unchanged"', async () => {
+  it('--check and --write need no output text: 100,000 levels that need no change are "unchanged"', async () => {
     const n = 100_000;
     const text =
       `{"version":1,"x":${'['.repeat(n)}${']'.repeat(n)},` +
       `"messages":[{"role":"user","parts":[{"type":"text","text":"hi"}]}]}`;
     const dir = folder({ 'deep.json': text });
     for (const op of ['normalize', 'sanitize']) {
-      const r = await runCli([op, '--check', 'deep.json'], { cwd: dir });
-      expectNoStack(r);
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toBe('deep.json: unchanged\n');
+      for (const how of ['--check', '--write']) {
+        const r = await runCli([op, how, 'deep.json'], { cwd: dir });
+        expectNoStack(r);
+        expect(r.code, `${op} ${how}: ${r.stderr}`).toBe(0);
+        expect(r.stderr).toBe('deep.json: unchanged\n');
+      }
     }
     expect(readFileSync(path.join(dir, 'deep.json'), 'utf8')).toBe(text);
   });

@@ -176,6 +176,7 @@ function processDocument(
   flags: TransformFlags,
   pointerTokens: string[],
   writing: boolean,
+  inPlace: boolean,
 ): FileOutcome {
   const { units, values, eventLog } = mapConversations(
     doc,
@@ -210,8 +211,10 @@ function processDocument(
     entries.push(entry);
   }
   if (failed) return { entries, exit, changed: false };
-  // --check writes nothing, so it needs no text (and no text too big to build).
-  if (!writing) return { entries, exit, changed: values.size > 0 };
+  // --check writes nothing, and --write leaves an unchanged file alone: neither needs the text
+  // (nor a text too big to build).
+  if (!writing || (inPlace && values.size === 0))
+    return { entries, exit, changed: values.size > 0 };
   // An event log (one conversation over many lines) converts to one JSON document.
   const out: SourceDocument = eventLog
     ? { kind: 'json', bom: false, eol: '\n', units: [{ text: '' }], lines: [] }
@@ -337,7 +340,15 @@ export async function runTransform(
     try {
       const bytes = await readInput(input, io);
       const kind = kindFromName(input.absolute ?? flags.stdinFilename ?? '');
-      outcome = processDocument(input, readDocument(bytes, kind), op, flags, pointer, writing);
+      outcome = processDocument(
+        input,
+        readDocument(bytes, kind),
+        op,
+        flags,
+        pointer,
+        writing,
+        mode === 'write',
+      );
     } catch (e) {
       // Anything but a SourceError is a bug; it still costs only this file, in one line.
       const error = e instanceof SourceError ? e : new SourceError(`internal error: ${oneLine(e)}`);
