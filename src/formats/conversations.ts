@@ -143,6 +143,11 @@ export function mapConversations<T extends ConversationChange>(
       const result = fn(read.conversation.messages, format);
       out.result = result;
       const to = options.to ?? format;
+      if (format.readOnly && to === format) {
+        // Only checked (--check): a read-only format would change, and nothing is written.
+        if (result.changed) values.set(u, root);
+        return;
+      }
       // Converting to the format it is already in is no change (formatting is not a change).
       if (result.changed || to !== format) {
         const written = to.write(

@@ -3,7 +3,16 @@
  * locates; event order, merged assistant events, sidechains and rewinds
  * follow the hand-written cases of fixtures/formats/claude-code.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { normalizeHistory } from '../../src/core/normalize.js';
@@ -11,7 +20,7 @@ import { claudeCodeFormat, type ClaudeCodeContext } from '../../src/formats/clau
 import { SourceError } from '../../src/model/errors.js';
 import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import { parsePointer, valueAt } from '../../src/model/pointer.js';
-import { ROOT, SHARED } from '../helpers/cli.js';
+import { ROOT, runCli, SHARED } from '../helpers/cli.js';
 
 const CORPUS = path.join(SHARED, 'corpus');
 const SESSIONS = path.join(CORPUS, 'claude-code-jsonl');
@@ -206,6 +215,49 @@ describe('claude-code format', () => {
     const read = claudeCodeFormat.read(loadSession('spotter__short.jsonl'));
     expect(() => claudeCodeFormat.write(read.conversation, read.context)).toThrow(SourceError);
     expect(() => claudeCodeFormat.write(read.conversation)).toThrow(/read only/);
+  });
+
+  it('--check says whether a session would change (exit 1 or 0); a write is refused either way', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'histlint-claude-code-'));
+    try {
+      // A call without its result: normalize would add one.
+      const broken = [
+        {
+          type: 'user',
+          uuid: 'u1',
+          parentUuid: null,
+          sessionId: 's',
+          message: { role: 'user', content: 'go' },
+        },
+        {
+          type: 'assistant',
+          uuid: 'a1',
+          parentUuid: 'u1',
+          sessionId: 's',
+          message: {
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: {} }],
+          },
+        },
+      ];
+      writeFileSync(
+        path.join(dir, 'broken.jsonl'),
+        broken.map((e) => JSON.stringify(e)).join('\n') + '\n',
+      );
+      copyFileSync(path.join(SESSIONS, 'spotter__short.jsonl'), path.join(dir, 'short.jsonl'));
+      const check = (file: string) => runCli(['normalize', '--check', file], { cwd: dir });
+      const wouldChange = await check('broken.jsonl');
+      expect(wouldChange.code, wouldChange.stderr).toBe(1);
+      const unchanged = await check('short.jsonl');
+      expect(unchanged.code, unchanged.stderr).toBe(0);
+      for (const file of ['broken.jsonl', 'short.jsonl']) {
+        const write = await runCli(['normalize', '--write', file], { cwd: dir });
+        expect(write.code).toBe(2);
+        expect(write.stderr).toContain('read only');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rejects the other formats of the corpus and v1 conversations', () => {
