@@ -255,6 +255,7 @@ const HINTS = new Set([
   '$type',
   '$output',
   '$text',
+  '$noName',
 ]);
 
 /** Copies the kept fields of `data` onto `target`, without this adapter's hints. */
@@ -446,17 +447,20 @@ function readItems(items: JsonValue[], base: string, serverSide: boolean, state:
     if (
       type === 'function_call' &&
       typeof item.call_id === 'string' &&
-      typeof item.name === 'string' &&
+      (typeof item.name === 'string' || item.name === undefined) &&
       typeof item.arguments === 'string'
     ) {
       callIds.add(item.call_id);
-      const part: Part = {
-        type: 'tool-call',
-        id: item.call_id,
-        name: item.name,
-        arguments: item.arguments,
-      };
-      keepProviderData(part, FORMAT, restOf(item, ['type', 'call_id', 'name', 'arguments']));
+      const part: Part = { type: 'tool-call', id: item.call_id };
+      // A call without a name is still a call (SPEC §1: the operations tolerate it).
+      if (typeof item.name === 'string') part.name = item.name;
+      part.arguments = item.arguments;
+      const rest = restOf(item, ['type', 'call_id', 'name', 'arguments']);
+      keepProviderData(
+        part,
+        FORMAT,
+        item.name === undefined ? { $noName: true, ...(rest ?? {}) } : rest,
+      );
       const fields = {
         id: `${ptr}/call_id`,
         name: `${ptr}/name`,
@@ -799,7 +803,9 @@ function writeToolCall(part: Part, where: PartWhere, w: Writer): void {
   if (pd?.id !== undefined) item.id = pd.id;
   if (typeof part.id === 'string') item.call_id = part.id;
   else w.lose(where, 'tool call without id (call_id is required)');
-  item.name = (part.name as string | undefined) ?? '';
+  // Read without a name, it is written back without one; any other call needs one.
+  if (typeof part.name === 'string') item.name = part.name;
+  else if (pd?.$noName !== true) item.name = '';
   item.arguments =
     typeof part.arguments === 'string' ? part.arguments : objectToArguments(part.arguments ?? {});
   restore(item, pd);

@@ -319,6 +319,37 @@ describe('openai-responses through normalize', () => {
   });
 });
 
+describe('openai-responses calls without a name', () => {
+  const body: JsonObject = {
+    model: 'gpt-5',
+    input: [
+      { role: 'user', content: 'hi' },
+      { type: 'function_call', call_id: 'c1', arguments: '{}' },
+    ],
+  };
+
+  it('are read as calls, and written back without a name', () => {
+    const r = fmt.read(copy(body));
+    expect(r.conversation.messages[1]!.parts).toMatchObject([
+      { type: 'tool-call', id: 'c1', arguments: '{}' },
+    ]);
+    expect(r.conversation.messages[1]!.parts[0]!.name).toBeUndefined();
+    expect(jsonEqual(fmt.write(r.conversation, r.context).value, body)).toBe(true);
+  });
+
+  it('get a result from normalize like any other call', () => {
+    const r = fmt.read(copy(body));
+    const n = normalizeHistory(r.conversation.messages);
+    expect(n.repair.synthesized.map((s) => s.callId)).toEqual(['c1']);
+    const out = fmt.write({ ...r.conversation, messages: n.messages }, r.context);
+    expect(out.losses).toEqual([]);
+    expect((out.value as JsonObject).input).toEqual([
+      ...(body.input as JsonValue[]),
+      { type: 'function_call_output', call_id: 'c1', output: INTERRUPTED_TEXT },
+    ]);
+  });
+});
+
 describe('openai-responses write details', () => {
   it('rebuilds an edited reasoning summary and keeps an unchanged one exactly', () => {
     const input: JsonValue = [
