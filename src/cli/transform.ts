@@ -355,7 +355,10 @@ export async function runTransform(
       outcome = { entries: [errorEntry(input.display, error)], exit: EXIT_USAGE, changed: false };
     }
 
-    if (outcome.text !== undefined) {
+    // --write of a file that needs no change has no text, and still clears the folder's leftovers.
+    const unchangedWrite =
+      mode === 'write' && !outcome.changed && !outcome.entries.some((e) => e.error !== undefined);
+    if (outcome.text !== undefined || unchangedWrite) {
       try {
         await emit(input, outcome, mode, flags, io, outTargets, clearOnce);
       } catch (e) {
@@ -389,7 +392,8 @@ async function emit(
   outTargets: Map<InputRef, string> | undefined,
   clearOnce: (dir: string) => Promise<void>,
 ): Promise<void> {
-  const text = outcome.text!;
+  // Only --write of an unchanged file comes without text, and it writes nothing.
+  const text = outcome.text ?? '';
   switch (mode) {
     case 'stdout':
       print(io.stdout, text);
