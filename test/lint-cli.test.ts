@@ -13,6 +13,7 @@ import { ROOT, runCli, spawnCli, type CliResult, type RunOptions } from './helpe
 import {
   CLEAN,
   DANGLING,
+  DANGLING_SESSION,
   EMPTY_PARTS,
   ERROR_AND_WARNING,
   makeTree,
@@ -860,26 +861,7 @@ describe('lint audit fixes', () => {
   });
 
   it('--fix on a read-only format (a Claude Code session) says so in one line, exit 2', async () => {
-    const events = [
-      {
-        type: 'user',
-        uuid: 'u1',
-        parentUuid: null,
-        sessionId: 's',
-        message: { role: 'user', content: 'go' },
-      },
-      {
-        type: 'assistant',
-        uuid: 'a1',
-        parentUuid: 'u1',
-        sessionId: 's',
-        message: {
-          role: 'assistant',
-          content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: {} }],
-        },
-      },
-    ];
-    const text = events.map((e) => JSON.stringify(e)).join('\n') + '\n';
+    const text = DANGLING_SESSION;
     const cwd = makeTree({ 's.jsonl': text });
     const r = await histlint(['lint', 's.jsonl', '--fix'], { cwd });
     expect(r.code).toBe(2);

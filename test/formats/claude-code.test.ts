@@ -21,6 +21,7 @@ import { SourceError } from '../../src/model/errors.js';
 import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import { parsePointer, valueAt } from '../../src/model/pointer.js';
 import { ROOT, runCli, SHARED } from '../helpers/cli.js';
+import { DANGLING_SESSION } from '../helpers/lint-fixtures.js';
 
 const CORPUS = path.join(SHARED, 'corpus');
 const SESSIONS = path.join(CORPUS, 'claude-code-jsonl');
@@ -221,29 +222,7 @@ describe('claude-code format', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'histlint-claude-code-'));
     try {
       // A call without its result: normalize would add one.
-      const broken = [
-        {
-          type: 'user',
-          uuid: 'u1',
-          parentUuid: null,
-          sessionId: 's',
-          message: { role: 'user', content: 'go' },
-        },
-        {
-          type: 'assistant',
-          uuid: 'a1',
-          parentUuid: 'u1',
-          sessionId: 's',
-          message: {
-            role: 'assistant',
-            content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: {} }],
-          },
-        },
-      ];
-      writeFileSync(
-        path.join(dir, 'broken.jsonl'),
-        broken.map((e) => JSON.stringify(e)).join('\n') + '\n',
-      );
+      writeFileSync(path.join(dir, 'broken.jsonl'), DANGLING_SESSION);
       copyFileSync(path.join(SESSIONS, 'spotter__short.jsonl'), path.join(dir, 'short.jsonl'));
       const check = (file: string) => runCli(['normalize', '--check', file], { cwd: dir });
       const wouldChange = await check('broken.jsonl');

@@ -35,6 +35,30 @@ export const DANGLING = JSON.stringify(
   2,
 );
 
+/** A Claude Code session (JSONL, read only) whose one tool call has no result. */
+export const DANGLING_SESSION =
+  [
+    {
+      type: 'user',
+      uuid: 'u1',
+      parentUuid: null,
+      sessionId: 's',
+      message: { role: 'user', content: 'go' },
+    },
+    {
+      type: 'assistant',
+      uuid: 'a1',
+      parentUuid: 'u1',
+      sessionId: 's',
+      message: {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: {} }],
+      },
+    },
+  ]
+    .map((e) => JSON.stringify(e))
+    .join('\n') + '\n';
+
 /** One warning: an empty user message (message 0). */
 export const EMPTY_PARTS = JSON.stringify(
   {
