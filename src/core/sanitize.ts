@@ -62,6 +62,14 @@ interface Filtered {
   removedMessages: number[];
 }
 
+/**
+ * True for a message that speaks with operator authority: a `system` message, or one with
+ * OpenAI's `developer` role (not a v1 role, but a provider would read it as the system prompt).
+ */
+export function isSystemPrompt(m: { role: string }): boolean {
+  return m.role === 'system' || m.role === 'developer';
+}
+
 /** Sanitize's own steps (1-3): drop system messages and unsafe media parts, remove user messages left empty. */
 function filterUntrusted(messages: readonly Message[], dropSystem: boolean): Filtered {
   const out: Filtered = {
@@ -74,7 +82,7 @@ function filterUntrusted(messages: readonly Message[], dropSystem: boolean): Fil
   };
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
-    if (dropSystem && m.role === 'system') {
+    if (dropSystem && isSystemPrompt(m)) {
       out.systemPrompts++;
       continue;
     }
@@ -183,7 +191,7 @@ export function dropSystemMessages(messages: readonly Message[]): {
   systemPrompts: number;
   changed: boolean;
 } {
-  const kept = messages.filter((m) => m.role !== 'system');
+  const kept = messages.filter((m) => !isSystemPrompt(m));
   return {
     messages: kept,
     systemPrompts: messages.length - kept.length,

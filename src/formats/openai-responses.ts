@@ -261,7 +261,9 @@ const HINTS = new Set([
 /** Copies the kept fields of `data` onto `target`, without this adapter's hints. */
 function restore(target: JsonObject, data: JsonObject | undefined): void {
   if (data === undefined) return;
-  for (const key of Object.keys(data)) if (!HINTS.has(key)) setOwn(target, key, data[key]!);
+  // What the writer set from the v1 fields wins over kept data (see restoreFields).
+  for (const key of Object.keys(data))
+    if (!HINTS.has(key) && !Object.hasOwn(target, key)) setOwn(target, key, data[key]!);
 }
 
 /** Puts `$` hints in front of a part's providerData. */

@@ -84,7 +84,12 @@ export function keepProviderData<T extends JsonObject>(
   return target;
 }
 
-/** Copies each field of `data` other than `skip` onto `target` (restoring kept fields on write), skipping `$`-prefixed hints. */
+/**
+ * Copies each field of `data` other than `skip` onto `target` (restoring kept fields on write),
+ * skipping `$`-prefixed hints. A field the writer already set wins: kept data fills in what the
+ * v1 fields do not say, and never overrides them (a stored `role` or `url` in providerData must
+ * not turn a user message into a system prompt, or a checked URL into another one).
+ */
 export function restoreFields(
   target: JsonObject,
   data: JsonObject | undefined,
@@ -92,7 +97,7 @@ export function restoreFields(
 ): void {
   if (data === undefined) return;
   for (const key of Object.keys(data)) {
-    if (key.startsWith('$') || skip.includes(key)) continue;
+    if (key.startsWith('$') || skip.includes(key) || Object.hasOwn(target, key)) continue;
     setOwn(target, key, data[key]!);
   }
 }

@@ -161,7 +161,8 @@ export function mergeKept(
     const have = target[key];
     const add = kept[key]!;
     if (isPlainObject(have) && isPlainObject(add)) mergeKept(have, add);
-    else setOwn(target, key, add);
+    // What the writer set from the v1 fields wins over kept data (see restoreFields).
+    else if (!Object.hasOwn(target, key)) setOwn(target, key, add);
   }
 }
 
@@ -410,10 +411,11 @@ export function turnMessageLosses(m: Message, index: number, format: string): Lo
   ];
 }
 
-/** The role a v1 message is written with: its `$role` hint, user for tool results, else its own (unknown ones as user, a loss). */
+/** The role a v1 message is written with: user for tool results, else its own (unknown ones as user, a loss, unless read so from this format). */
 export function turnRole(m: Message, index: number, format: string, losses: Loss[]): string {
-  const hinted = providerDataOf(m, format)?.$role;
-  if (typeof hinted === 'string') return hinted;
+  // The hint keeps a role of the source's own (a message read with role "developer" is written
+  // back so); it never renames a message: a user message with a "system" hint stays a user one.
+  if (providerDataOf(m, format)?.$role === m.role) return m.role;
   if (m.role === 'tool') return 'user';
   if (m.role === 'user' || m.role === 'assistant' || m.role === 'system') return m.role;
   losses.push({ messageIndex: index, what: `role "${m.role}" (written as user)` });

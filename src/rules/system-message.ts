@@ -3,6 +3,7 @@
  * system messages with the current instructions, and a client-supplied one
  * asserts operator authority; off by default.
  */
+import { isSystemPrompt } from '../core/sanitize.js';
 import { defineRule } from './rule.js';
 
 /** The `system-message` rule. */
@@ -17,6 +18,7 @@ export default defineRule({
     },
   },
   message(m, i, _subject, ctx) {
-    if (m.role === 'system') ctx.report({ messageId: 'system', messageIndex: i });
+    // A "developer" message (not a v1 role) is a system prompt to a provider too.
+    if (isSystemPrompt(m)) ctx.report({ messageId: 'system', messageIndex: i });
   },
 });
