@@ -509,32 +509,30 @@ function readGemini(value: JsonValue): {
   let requestRest: JsonObject | undefined;
 
   if (request !== undefined) {
-    // The REST API takes snake_case field names too: `system_instruction` is the same prompt.
-    const key = Object.hasOwn(request, 'systemInstruction')
-      ? 'systemInstruction'
-      : Object.hasOwn(request, 'system_instruction')
-        ? 'system_instruction'
-        : undefined;
-    const si = key === undefined ? undefined : request[key];
+    // The REST API takes snake_case field names too: `system_instruction` is a system prompt as
+    // `systemInstruction` is. Each one set is read (a null one is unset), so none is left behind.
     const known = ['contents'];
-    const read = (message: Message, loc: Located): void => {
-      if (key === 'system_instruction') {
-        const pd = providerDataOf(message, FORMAT) ?? {};
-        pd.$snakeKey = true;
-        keepProviderData(message, FORMAT, pd);
+    for (const key of ['systemInstruction', 'system_instruction']) {
+      const si = request[key];
+      const read = (message: Message, loc: Located): void => {
+        if (key === 'system_instruction') {
+          const pd = providerDataOf(message, FORMAT) ?? {};
+          pd.$snakeKey = true;
+          keepProviderData(message, FORMAT, pd);
+        }
+        messages.push(message);
+        located.push(loc);
+        contentIndex.push(-1);
+        known.push(key);
+      };
+      if (typeof si === 'string') {
+        const message: Message = { role: 'system', parts: [{ type: 'text', text: si }] };
+        keepProviderData(message, FORMAT, { $string: true });
+        read(message, { pointer: `/${key}`, parts: [{ pointer: `/${key}`, fields: {} }] });
+      } else if (isPlainObject(si) && Array.isArray(si.parts)) {
+        const { message, located: loc } = readContent(si, `/${key}`, true);
+        read(message, loc);
       }
-      messages.push(message);
-      located.push(loc);
-      contentIndex.push(-1);
-      known.push(key!);
-    };
-    if (typeof si === 'string') {
-      const message: Message = { role: 'system', parts: [{ type: 'text', text: si }] };
-      keepProviderData(message, FORMAT, { $string: true });
-      read(message, { pointer: `/${key}`, parts: [{ pointer: `/${key}`, fields: {} }] });
-    } else if (isPlainObject(si) && Array.isArray(si.parts)) {
-      const { message, located: loc } = readContent(si, `/${key}`, true);
-      read(message, loc);
     }
     requestRest = restOf(request, known);
   } else {
@@ -890,8 +888,12 @@ function writeGemini(
     }
   }
 
+  // System messages by the request field they go to (read from `system_instruction`, or not).
+  const system: Record<SystemKey, { messages: Message[]; parts: JsonValue[] }> = {
+    systemInstruction: { messages: [], parts: [] },
+    system_instruction: { messages: [], parts: [] },
+  };
   const systemMessages: Message[] = [];
-  const systemParts: JsonValue[] = [];
   const contents: JsonObject[] = [];
   const turns: ResponseTurn[] = [];
   let openTurn: ResponseTurn | undefined;
@@ -951,7 +953,10 @@ function writeGemini(
         });
       }
       systemMessages.push(m);
-      systemParts.push(...written);
+      const key: SystemKey =
+        providerDataOf(m, FORMAT)?.$snakeKey === true ? 'system_instruction' : 'systemInstruction';
+      system[key].messages.push(m);
+      system[key].parts.push(...written);
       return;
     }
     if (turn !== undefined) {
@@ -994,16 +999,17 @@ function writeGemini(
     return { value: contents, losses: state.losses };
   }
   const out: JsonObject = { contents };
-  if (systemMessages.length > 0) {
-    const snake = providerDataOf(systemMessages[0]!, FORMAT)?.$snakeKey === true;
-    out[snake ? 'system_instruction' : 'systemInstruction'] = writeSystemInstruction(
-      systemParts,
-      systemMessages,
-    );
+  for (const key of SYSTEM_KEYS) {
+    const { messages, parts } = system[key];
+    if (messages.length > 0) out[key] = writeSystemInstruction(parts, messages);
   }
   restoreFields(out, convPd);
   return { value: out, losses: state.losses };
 }
+
+/** The request fields that hold a system prompt, in the order they are written. */
+const SYSTEM_KEYS = ['systemInstruction', 'system_instruction'] as const;
+type SystemKey = (typeof SYSTEM_KEYS)[number];
 
 /** The Gemini `generateContent` request format. */
 export const geminiFormat: ConversationFormat = {

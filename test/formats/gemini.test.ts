@@ -180,6 +180,34 @@ describe('gemini detection', () => {
     }
   });
 
+  it('reads every system prompt a request sets, in either spelling (a null one is unset)', () => {
+    const contents = [{ role: 'user', parts: [{ text: 'hi' }] }];
+    const cases: [JsonObject, string[]][] = [
+      [{ systemInstruction: null, system_instruction: { parts: [{ text: 'SNAKE' }] } }, ['SNAKE']],
+      [
+        { systemInstruction: { parts: [{ text: 'CAMEL' }] }, system_instruction: 'SNAKE' },
+        ['CAMEL', 'SNAKE'],
+      ],
+    ];
+    for (const [fields, texts] of cases) {
+      const value: JsonValue = { contents, ...fields };
+      const read = geminiFormat.read(value);
+      const system = read.conversation.messages.filter((m) => m.role === 'system');
+      expect(system.map((m) => m.parts[0]!.text)).toEqual(texts);
+      expect(jsonEqual(geminiFormat.write(read.conversation, read.context).value, value)).toBe(
+        true,
+      );
+      // Without its system messages, no system prompt is left in the request.
+      const without = {
+        ...read.conversation,
+        messages: read.conversation.messages.filter((m) => m.role !== 'system'),
+      };
+      const written = geminiFormat.write(without, read.context).value as JsonObject;
+      expect(written.system_instruction).toBeUndefined();
+      expect(written.systemInstruction ?? null).toBeNull();
+    }
+  });
+
   it('refuses to read what is not Gemini', () => {
     expect(() => geminiFormat.read({ messages: [] })).toThrow(/not gemini/);
     expect(() => geminiFormat.read([1, 2])).toThrow(/not gemini/);
