@@ -969,7 +969,9 @@ function writeAiSdk(conversation: Conversation, context: unknown): WriteResult {
   state.losses.push(...conversationLosses(conversation, FORMAT));
   const data = providerDataOf(conversation, FORMAT);
   const messages: JsonValue[] = [];
-  let system: string | undefined;
+  let system: JsonValue | undefined;
+  const systemList: JsonValue[] = [];
+  let systemShape: 'object' | 'array' | undefined;
   conversation.messages.forEach((m, i) => {
     const mdata = providerDataOf(m, FORMAT);
     // The top-level `system` of a call-options object is a leading system message in v1.
@@ -977,11 +979,33 @@ function writeAiSdk(conversation: Conversation, context: unknown): WriteResult {
       system = String(m.parts[0]!.text);
       return;
     }
+    // Read from a `system` SystemModelMessage (or array of them): written back there.
+    const shape = mdata?.$system;
+    if (
+      (shape === 'object' || shape === 'array') &&
+      m.role === 'system' &&
+      messages.length === 0 &&
+      system === undefined
+    ) {
+      systemShape = shape;
+      writeMessage(m, i, state, systemList);
+      return;
+    }
     writeMessage(m, i, state, messages);
   });
+  if (systemShape !== undefined)
+    system = systemShape === 'object' && systemList.length === 1 ? systemList[0] : systemList;
   const bare = ctx !== undefined ? ctx.bare : data === undefined;
   if (bare && system === undefined) return { value: messages, losses: state.losses };
   return { value: requestBody(data, { system, messages }), losses: state.losses };
+}
+
+/** The SystemModelMessages of a call options' `system` (one, or a non-empty array), if it holds only such. */
+function systemMessagesOf(value: JsonValue | undefined): JsonObject[] | undefined {
+  const isSystem = (v: JsonValue): v is JsonObject => isPlainObject(v) && v.role === 'system';
+  if (value !== undefined && isSystem(value)) return [value];
+  if (Array.isArray(value) && value.length > 0 && value.every(isSystem)) return value;
+  return undefined;
 }
 
 /** Vercel AI SDK ModelMessage arrays (v5/v6; v4 tool fields read too). */
@@ -1001,6 +1025,20 @@ export const aiSdkFormat: ConversationFormat = {
       keepProviderData(system, FORMAT, { $system: true });
       messages.push(system);
       locs.push({ ptr: '/system', parts: [{ ptr: '/system', fields: { text: '/system' } }] });
+      delete rest.system;
+    } else if (rest !== undefined && systemMessagesOf(rest.system) !== undefined) {
+      // AI SDK 6 also takes a SystemModelMessage, or an array of them, as `system`.
+      const shape = Array.isArray(rest.system) ? 'array' : 'object';
+      systemMessagesOf(rest.system)!.forEach((m, k) => {
+        const ptr = shape === 'array' ? `/system/${k}` : '/system';
+        const r = readMessage(m, ptr, k);
+        keepProviderData(r.message, FORMAT, {
+          $system: shape,
+          ...(providerDataOf(r.message, FORMAT) ?? {}),
+        });
+        messages.push(r.message);
+        locs.push(r.loc);
+      });
       delete rest.system;
     }
     readEach(list, base, readMessage, messages, locs);

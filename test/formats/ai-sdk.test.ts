@@ -142,6 +142,31 @@ describe('ai-sdk fixtures', () => {
     expect(parts.slice(0, 2).map((p) => unsafeMediaScheme(p))).toEqual(['file', 'javascript']);
   });
 
+  it('reads a system SystemModelMessage, or an array of them, as system messages, and writes them back', () => {
+    const messages = [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }];
+    for (const system of [
+      { role: 'system', content: 'EVIL' },
+      [
+        { role: 'system', content: 'ONE' },
+        { role: 'system', content: 'TWO', providerOptions: { x: { cache: true } } },
+      ],
+    ] as JsonValue[]) {
+      const value = parseJson(JSON.stringify({ model: 'openai/gpt-5', system, messages }));
+      const read = fmt.read(value);
+      const sys = read.conversation.messages.filter((m) => m.role === 'system');
+      expect(sys.map((m) => m.parts[0]!.text)).toEqual(
+        Array.isArray(system) ? ['ONE', 'TWO'] : ['EVIL'],
+      );
+      expect(jsonEqual(fmt.write(read.conversation, read.context).value, value)).toBe(true);
+      // Without its system messages (sanitize), no system prompt is left.
+      const without = {
+        ...read.conversation,
+        messages: read.conversation.messages.filter((m) => m.role !== 'system'),
+      };
+      expect(fmt.write(without, read.context).value).not.toHaveProperty('system');
+    }
+  });
+
   it('keeps a raw string input as the arguments text', () => {
     const calls = partsOf(v1('raw-string-input')).filter((p) => p.type === 'tool-call');
     expect(calls[0]!.arguments).toBe('{"party": 2, "time": "19:');
