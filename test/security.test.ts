@@ -681,22 +681,113 @@ describe('providerData cannot bring back what sanitize drops', () => {
     expect(found.filter((f) => f.ruleId === 'system-message')).toHaveLength(1);
   });
 
-  it('a writer keeps the v1 role and URL over providerData that says otherwise', async () => {
+  it('sanitize drops a part that keeps an unsafe URL in its providerData, and lint reports it', async () => {
     writeFileSync(path.join(dir, 'h.json'), JSON.stringify(hostile));
-    const sanitized = await runCli(['sanitize', 'h.json', '-o', 'clean.json'], { cwd: dir });
-    expect(sanitized.code, sanitized.stderr).toBe(0);
-    const chat = await runCli(['convert', 'clean.json', '--to', 'openai-chat', '--lossy'], {
+    const r = await runCli(['sanitize', 'h.json', '--report-format', 'json'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stderr).files[0].sanitize as { unsafeParts: UnsafePart[] };
+    expect(report.unsafeParts).toEqual([
+      { messageIndex: 0, partIndex: 1, kind: 'image', scheme: 'file' },
+    ]);
+    expect(r.stdout).not.toContain('file://');
+    const lint = await runCli(['lint', 'h.json', '-f', 'json'], { cwd: dir });
+    const found = JSON.parse(lint.stdout).files[0].findings as {
+      ruleId: string;
+      pointer: string;
+    }[];
+    expect(found.filter((f) => f.ruleId === 'unsafe-url').map((f) => f.pointer)).toEqual([
+      '/messages/0/parts/1',
+    ]);
+  });
+
+  it('a writer keeps the v1 role and URL over providerData that says otherwise', async () => {
+    // Unsanitized, straight to a provider's format (as convert, or run, writes it).
+    const { messages } = hostile;
+    writeFileSync(
+      path.join(dir, 'raw.json'),
+      JSON.stringify({ version: 1, messages: [messages[0], messages[2]] }),
+    );
+    const chat = await runCli(['convert', 'raw.json', '--to', 'openai-chat', '--lossy'], {
       cwd: dir,
     });
-    const { messages } = JSON.parse(chat.stdout) as { messages: { role: string }[] };
-    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    const written = JSON.parse(chat.stdout) as { messages: { role: string }[] };
+    expect(written.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(chat.stdout).not.toContain('file://');
     expect(chat.stdout).toContain('data:image/png;base64,iVBORw0KGgo=');
-    const claude = await runCli(['convert', 'clean.json', '--to', 'anthropic', '--lossy'], {
+    const claude = await runCli(['convert', 'raw.json', '--to', 'anthropic', '--lossy'], {
       cwd: dir,
     });
     const body = JSON.parse(claude.stdout) as { messages: { role: string }[] };
     expect(body.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+});
+
+describe('URLs in parts only their format knows (kept whole, opaque to v1)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'histlint-security-opaque-')));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  // Each holds one part a provider would fetch from a file: URL, which its adapter keeps whole.
+  const cases: [name: string, value: JsonValue][] = [
+    [
+      'gemini.json',
+      {
+        contents: [
+          { role: 'user', parts: [{ text: 'hi' }, { fileData: { fileUri: 'file:///nomime' } }] },
+        ],
+      },
+    ],
+    [
+      'responses.json',
+      {
+        model: 'gpt-5',
+        input: [
+          { role: 'user', content: 'go' },
+          { type: 'computer_call', call_id: 'cc1', action: { type: 'screenshot' } },
+          {
+            type: 'computer_call_output',
+            call_id: 'cc1',
+            output: { type: 'computer_screenshot', image_url: 'file:///screen' },
+          },
+        ],
+      },
+    ],
+    [
+      'anthropic.json',
+      {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 100,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'read' },
+              {
+                type: 'document',
+                source: {
+                  type: 'content',
+                  content: [{ type: 'image', source: { type: 'url', url: 'file:///nested' } }],
+                },
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  ];
+
+  it.each(cases)('%s: sanitize drops the part, lint reports it', async (name, value) => {
+    writeFileSync(path.join(dir, name), JSON.stringify(value));
+    const r = await runCli(['sanitize', name, '--report-format', 'json'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('file://');
+    const report = JSON.parse(r.stderr).files[0].sanitize as { unsafeParts: UnsafePart[] };
+    expect(report.unsafeParts.map((u) => u.scheme)).toEqual(['file']);
+    const lint = await runCli(['lint', name, '-f', 'json'], { cwd: dir });
+    const found = JSON.parse(lint.stdout).files[0].findings as { ruleId: string }[];
+    expect(found.filter((f) => f.ruleId === 'unsafe-url')).toHaveLength(1);
   });
 });
 

@@ -25,14 +25,71 @@ export function isSafeMediaUrl(url: unknown): boolean {
 }
 
 /**
- * The unsafe scheme of a media part (`image`/`document`), or null when the
- * part is safe: no `url` (or a null one), or an http(s) URL.
+ * Keys whose string values a provider fetches as URLs: `url`, `uri`, and names ending so
+ * (`image_url`, `file_url`, `fileUri`, `file_uri`).
  */
-export function unsafeMediaScheme(part: { type: string; url?: unknown }): string | null {
-  if (part.type !== 'image' && part.type !== 'document') return null;
-  // A null url is how many serializers write "absent".
-  if (part.url === undefined || part.url === null) return null;
-  if (typeof part.url !== 'string') return '';
-  const scheme = urlScheme(part.url);
-  return scheme === 'http' || scheme === 'https' ? null : scheme;
+const URL_KEY = /(?:^|_)(?:url|uri)$|[a-z0-9](?:Url|Uri)$/;
+
+/**
+ * The first unsafe scheme among the URLs in kept provider data, or null. An inline `data:` URL
+ * there is content, not a fetch, and counts as safe.
+ */
+function unsafeKeptScheme(data: unknown, depth = 0): string | null {
+  if (data === null || typeof data !== 'object' || depth > 64) return null;
+  if (Array.isArray(data)) {
+    for (const v of data) {
+      const s = unsafeKeptScheme(v, depth + 1);
+      if (s !== null) return s;
+    }
+    return null;
+  }
+  const obj = data as Record<string, unknown>;
+  for (const key of Object.keys(obj)) {
+    const v = obj[key];
+    if (typeof v === 'string' && URL_KEY.test(key)) {
+      const scheme = urlScheme(v);
+      if (scheme !== 'http' && scheme !== 'https' && scheme !== 'data') return scheme;
+    } else {
+      const s = unsafeKeptScheme(v, depth + 1);
+      if (s !== null) return s;
+    }
+  }
+  return null;
+}
+
+/** Where an unsafe media URL is: the part's `url`, or a URL a provider would fetch kept in its provider data. */
+export interface UnsafeMedia {
+  scheme: string;
+  where: 'url' | 'providerData';
+}
+
+/**
+ * The unsafe URL of a part, or null when it is safe. An `image`/`document` is unsafe by its `url`
+ * (no `url`, or a null one, is safe), or by a URL kept in its provider data beside it (a part
+ * read with both inline data and a `file_url`). A part of a type only its format knows
+ * (`<format>:<type>`, kept whole) is unsafe by a URL in what it keeps: the provider would fetch it.
+ */
+export function unsafeMedia(part: {
+  type: string;
+  url?: unknown;
+  providerData?: unknown;
+}): UnsafeMedia | null {
+  const media = part.type === 'image' || part.type === 'document';
+  if (!media && !part.type.includes(':')) return null;
+  if (media && part.url !== undefined && part.url !== null) {
+    if (typeof part.url !== 'string') return { scheme: '', where: 'url' };
+    const scheme = urlScheme(part.url);
+    if (scheme !== 'http' && scheme !== 'https') return { scheme, where: 'url' };
+  }
+  const kept = unsafeKeptScheme(part.providerData);
+  return kept === null ? null : { scheme: kept, where: 'providerData' };
+}
+
+/** The unsafe scheme of a part (see {@link unsafeMedia}), or null when it is safe. */
+export function unsafeMediaScheme(part: {
+  type: string;
+  url?: unknown;
+  providerData?: unknown;
+}): string | null {
+  return unsafeMedia(part)?.scheme ?? null;
 }

@@ -3,9 +3,15 @@
  * (`file:`, `data:`, `javascript:`, relative), read as a browser reads it.
  * sanitize drops such parts.
  */
-import { unsafeMediaScheme } from '../core/url.js';
+import { unsafeMedia, type UnsafeMedia } from '../core/url.js';
 import { isObject, type Part } from '../model/types.js';
-import { defineRule } from './rule.js';
+import { defineRule, OTHER_PART_TYPES } from './rule.js';
+
+/** The message of an unsafe URL: by where it is and what it holds. */
+function messageId(part: Part, found: UnsafeMedia): string {
+  if (found.where === 'providerData') return 'kept';
+  return typeof part.url !== 'string' ? 'notString' : found.scheme === '' ? 'noScheme' : 'scheme';
+}
 
 /** The `unsafe-url` rule. */
 export default defineRule({
@@ -18,32 +24,33 @@ export default defineRule({
       scheme: '{kind} URL has the scheme "{scheme}"; only http and https are safe',
       noScheme: '{kind} URL has no scheme (relative URL); only http and https are safe',
       notString: '{kind} URL is not a string; sanitize drops the part',
+      kept: '{kind} part keeps a URL with the scheme "{scheme}" in its provider data; only http and https are safe',
     },
   },
-  partTypes: ['image', 'document', 'tool-result'],
+  // Parts of a type only their format knows may keep a URL the provider fetches.
+  partTypes: ['image', 'document', 'tool-result', OTHER_PART_TYPES],
   part(part, i, j, _subject, ctx) {
-    const scheme = unsafeMediaScheme(part);
-    if (scheme !== null) {
+    const found = unsafeMedia(part);
+    if (found !== null) {
       ctx.report({
-        messageId:
-          typeof part.url !== 'string' ? 'notString' : scheme === '' ? 'noScheme' : 'scheme',
-        data: { kind: part.type, scheme },
+        messageId: messageId(part, found),
+        data: { kind: part.type, scheme: found.scheme },
         messageIndex: i,
         partIndex: j,
-        path: ['url'],
+        path: found.where === 'url' ? ['url'] : [],
       });
     }
     if (part.type !== 'tool-result' || !Array.isArray(part.content)) return;
     part.content.forEach((item, c) => {
       if (!isObject(item) || typeof item.type !== 'string') return;
-      const s = unsafeMediaScheme(item as Part);
+      const s = unsafeMedia(item as Part);
       if (s === null) return;
       ctx.report({
-        messageId: typeof item.url !== 'string' ? 'notString' : s === '' ? 'noScheme' : 'scheme',
-        data: { kind: item.type, scheme: s },
+        messageId: messageId(item as Part, s),
+        data: { kind: item.type, scheme: s.scheme },
         messageIndex: i,
         partIndex: j,
-        path: ['content', c, 'url'],
+        path: s.where === 'url' ? ['content', c, 'url'] : ['content', c],
       });
     });
   },
