@@ -77,7 +77,7 @@ describe('a folder argument', () => {
           })
         ).sort();
         const got = await expandInputs(['data'], io(root), {
-          ignore,
+          ignore: [{ patterns: ignore, base: root }],
           errorOnUnmatched: false,
           expandDirectories: true,
         });

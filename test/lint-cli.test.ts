@@ -498,6 +498,72 @@ describe('patterns', () => {
     expect(again).toContain('data/a.json');
   });
 
+  it('--ignore applies to what a glob matches, not to the glob itself', async () => {
+    const cwd = makeTree({ 'd/run1.json': CLEAN, 'd/run10.json': CLEAN, 'd/run22.json': CLEAN });
+    const { code, report } = await lintJson(['d/run*.json', '--ignore', 'd/run?.json'], { cwd });
+    expect(code).toBe(0);
+    expect(filesOf(report)).toEqual(['d/run10.json', 'd/run22.json']);
+  });
+
+  it('a named file that is ignored is skipped with a word on standard error; the others run', async () => {
+    const cwd = makeTree({
+      'a/1.json': DANGLING,
+      'a/b/2.json': DANGLING,
+      'node_modules/n.json': CLEAN,
+    });
+    const r = await lintJson(['a/b/2.json', 'a/1.json', 'node_modules/n.json', '--ignore', 'a/b'], {
+      cwd,
+    });
+    expect(r.code).toBe(1);
+    expect(filesOf(r.report)).toEqual(['a/1.json']);
+    expect(r.stderr).toBe(
+      'histlint: a/b/2.json: skipped (it matches an ignore pattern)\n' +
+        'histlint: node_modules/n.json: skipped (node_modules and .git are never read)\n',
+    );
+  });
+
+  it('an ignore pattern naming a folder (with or without a final /) skips what is inside', async () => {
+    const cwd = makeTree({ 'a/1.json': CLEAN, 'a/b/2.json': CLEAN, 'a/b/c/3.json': CLEAN });
+    for (const pattern of ['a/b', 'a/b/', path.join(cwd, 'a/b')]) {
+      const { report } = await lintJson(['a', '--ignore', pattern], { cwd });
+      expect(filesOf(report), pattern).toEqual(['a/1.json']);
+    }
+  });
+
+  it("the config's ignore is relative to its folder, --ignore to the working folder", async () => {
+    const root = makeTree({
+      'histlint.config.json': JSON.stringify({
+        files: ['data/**/*.json'],
+        ignore: ['data/tmp/**'],
+      }),
+      'data/tmp/t.json': CLEAN,
+      'data/keep/k.json': CLEAN,
+      'data/other/o.json': CLEAN,
+    });
+    const cwd = path.join(root, 'data');
+    const dot = await lintJson(['.'], { cwd });
+    expect(filesOf(dot.report)).toEqual(['keep/k.json', 'other/o.json']);
+    const fromConfig = await lintJson(['--ignore', 'keep/**'], { cwd });
+    expect(filesOf(fromConfig.report).map((f) => path.basename(f))).toEqual(['o.json']);
+  });
+
+  it('a folder or glob never yields histlint.config.json (naming it does)', async () => {
+    const cwd = makeTree({ 'histlint.config.json': '{}', 'a.json': CLEAN });
+    for (const args of [['.'], ['*.json']]) {
+      const { code, report } = await lintJson(args, { cwd });
+      expect(code).toBe(0);
+      expect(filesOf(report)).toEqual(['a.json']);
+    }
+  });
+
+  it('nothing inside node_modules is read, even from a working folder inside it', async () => {
+    const root = makeTree({ 'node_modules/pkg/n.json': DANGLING });
+    const cwd = path.join(root, 'node_modules/pkg');
+    const r = await histlint(['lint', 'n.json', '--no-error-on-unmatched-pattern'], { cwd });
+    expect(r.stderr).toContain('skipped (node_modules and .git are never read)');
+    expect(r.code).toBe(0);
+  });
+
   it('paths are shown as given, with / separators (also outside the working folder)', async () => {
     const root = makeTree({ 'outside/x.json': DANGLING, 'work/y.json': CLEAN });
     const cwd = path.join(root, 'work');

@@ -23,9 +23,12 @@ export async function loadCliConfig(cwd: string, file: string | undefined): Prom
 export async function readSettings(
   cwd: string,
   flags: { config?: string; from?: string; pointer?: string },
-): Promise<{ from?: string; pointer?: string }> {
-  const { config } = await loadCliConfig(cwd, flags.config);
-  const out: { from?: string; pointer?: string } = {};
+): Promise<{ from?: string; pointer?: string; ignore: { patterns: string[]; base: string } }> {
+  const { config, dir } = await loadCliConfig(cwd, flags.config);
+  // The config's ignore patterns, for commands that walk folders (relative to the config's folder).
+  const out: { from?: string; pointer?: string; ignore: { patterns: string[]; base: string } } = {
+    ignore: { patterns: config.ignore ?? [], base: dir },
+  };
   const from = flags.from ?? config.from;
   const pointer = flags.pointer ?? config.pointer;
   if (from !== undefined) out.from = from;

@@ -8,6 +8,7 @@ import { promises as fs, readdirSync, realpathSync, type Dirent, type Stats } fr
 import path from 'node:path';
 import type FastGlob from 'fast-glob';
 import picomatch from 'picomatch';
+import { CONFIG_NAME } from '../config/load.js';
 import { describeFsError, SourceError } from '../model/errors.js';
 import { UsageError } from './exit-codes.js';
 
@@ -68,8 +69,8 @@ export const CONVERSATION_FILES = '**/*.{json,jsonl,ndjson}';
 export interface ExpandOptions {
   /** The name of standard input in reports. */
   stdinName?: string;
-  /** Extra ignore globs (`--ignore`, the config's `ignore`). */
-  ignore?: readonly string[];
+  /** Ignore patterns, each list with the folder it is relative to (`--ignore`: the working folder; the config's `ignore`: the config's folder). */
+  ignore?: readonly IgnoreRule[];
   /** The folder patterns are relative to (default: the working folder). */
   base?: string;
   /** A pattern that matches nothing is a usage error (default true). */
@@ -100,7 +101,7 @@ const CONVERSATION_FILE = /\.(?:json|jsonl|ndjson)$/;
 function conversationFilesIn(
   dir: string,
   prefix: string,
-  ignored: (rel: string) => boolean,
+  ignored: ((absolute: string) => boolean) | undefined,
 ): string[] {
   const out: string[] = [];
   const todo: [string, string][] = [[dir, prefix]];
@@ -117,18 +118,60 @@ function conversationFilesIn(
       if (name.startsWith('.')) continue;
       const relPath = rel + name;
       if (e.isDirectory()) {
-        if (name !== 'node_modules' && !ignored(relPath))
-          todo.push([path.join(folder, name), relPath + '/']);
+        const sub = path.join(folder, name);
+        if (name !== 'node_modules' && !ignored?.(sub)) todo.push([sub, relPath + '/']);
         continue;
       }
-      if (e.isFile() && CONVERSATION_FILE.test(name) && !ignored(relPath)) out.push(relPath);
+      if (
+        e.isFile() &&
+        CONVERSATION_FILE.test(name) &&
+        name !== CONFIG_NAME &&
+        !ignored?.(path.join(folder, name))
+      )
+        out.push(relPath);
     }
   }
   return out.sort();
 }
 
-function insideIgnoredFolder(rel: string): boolean {
-  return rel.split(/[\\/]/).some((seg) => seg === 'node_modules' || seg === '.git');
+/** True for a path inside `node_modules` or `.git` (wherever the working folder is). */
+function insideIgnoredFolder(absolute: string): boolean {
+  return absolute.split(/[\\/]/).some((seg) => seg === 'node_modules' || seg === '.git');
+}
+
+/** Ignore patterns and the folder they are relative to. */
+export interface IgnoreRule {
+  patterns: readonly string[];
+  base: string;
+}
+
+/**
+ * Whether an absolute path is ignored: a pattern matches the path relative to its rule's folder
+ * (an absolute pattern, the absolute path), or a folder the path is in (`a/b` and `a/b/` ignore
+ * everything below `a/b`, as in .gitignore). Undefined when there is nothing to ignore.
+ */
+function ignoreMatcher(rules: readonly IgnoreRule[]): ((absolute: string) => boolean) | undefined {
+  const tests = rules
+    .filter((r) => r.patterns.length > 0)
+    .map(({ patterns, base }) => {
+      const forms = (list: string[]): string[] =>
+        list.flatMap((p) => {
+          const bare = p.replace(/\/+$/, '');
+          return bare === '' ? [] : [bare, `${bare}/**`];
+        });
+      const relative = forms(patterns.filter((p) => !path.isAbsolute(p)));
+      const absolute = forms(patterns.filter((p) => path.isAbsolute(p)).map(toPosix));
+      const rel = relative.length > 0 ? picomatch(relative, { dot: true }) : undefined;
+      const abs = absolute.length > 0 ? picomatch(absolute, { dot: true }) : undefined;
+      return (file: string): boolean => {
+        if (abs?.(toPosix(file))) return true;
+        if (rel === undefined) return false;
+        const r = toPosix(path.relative(base, file));
+        return r !== '' && !r.startsWith('../') && r !== '..' && !path.isAbsolute(r) && rel(r);
+      };
+    });
+  if (tests.length === 0) return undefined;
+  return (file) => tests.some((t) => t(file));
 }
 
 /**
@@ -142,11 +185,7 @@ export async function expandInputs(
   options: ExpandOptions = {},
 ): Promise<InputRef[]> {
   const base = options.base ?? io.cwd;
-  const ignore = [...ALWAYS_IGNORED, ...(options.ignore ?? [])];
-  const userIgnored =
-    options.ignore !== undefined && options.ignore.length > 0
-      ? picomatch([...options.ignore], { dot: true })
-      : () => false;
+  const userIgnored = ignoreMatcher(options.ignore ?? []);
   const out: InputRef[] = [];
   // One argument never names a file twice (a folder walk or a glob lists each once): the set of
   // what earlier arguments gave is built only when a second argument adds files.
@@ -178,11 +217,13 @@ export async function expandInputs(
     }
     const absolute = path.resolve(base, arg);
     const rel = toPosix(path.relative(base, absolute));
-    if (insideIgnoredFolder(rel) || (!rel.startsWith('..') && userIgnored(rel))) {
-      unmatched(
-        arg,
-        insideIgnoredFolder(rel) ? ' (node_modules and .git are never read)' : ' (it is ignored)',
-      );
+    const glob = hasGlobChars(arg) && !(await exists(absolute));
+    // A path (not a glob) inside node_modules or .git, or ignored, is skipped with a word on why.
+    if (!glob && (insideIgnoredFolder(absolute) || userIgnored?.(absolute) === true)) {
+      const why = insideIgnoredFolder(absolute)
+        ? 'node_modules and .git are never read'
+        : 'it matches an ignore pattern';
+      print(io.stderr, `histlint: ${toPosix(arg)}: skipped (${why})\n`);
       continue;
     }
     const stat = await fs.stat(absolute).catch(() => undefined);
@@ -221,15 +262,20 @@ export async function expandInputs(
       continue;
     }
     const fg = await loadGlob();
-    const matches = await fg(arg, {
+    const found = await fg(arg, {
       cwd: base,
-      ignore,
+      ignore: ALWAYS_IGNORED,
       dot: false,
       onlyFiles: true,
       followSymbolicLinks: false,
       suppressErrors: true,
       unique: true,
     });
+    // histlint's own config is no conversation: a glob or folder never yields it (naming it does).
+    const matches = found.filter(
+      (m) =>
+        path.posix.basename(m) !== CONFIG_NAME && !userIgnored?.(path.resolve(base, m)),
+    );
     if (matches.length === 0) {
       unmatched(arg);
       continue;
@@ -241,6 +287,14 @@ export async function expandInputs(
     }
   }
   return out;
+}
+
+/** True when something is at `file` (a link to nothing included). */
+function exists(file: string): Promise<boolean> {
+  return fs.lstat(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Reads all of standard input. */

@@ -36,6 +36,7 @@ import {
   hasGlobChars,
   InputPaths,
   print,
+  type IgnoreRule,
   readStdin,
   writeAtomic,
   writeOutputFile,
@@ -101,7 +102,11 @@ export async function runLint(
   const pointerText = flags.pointer ?? config.pointer;
   const pointer = pointerTokens(pointerText);
   const from = flags.from ?? config.from;
-  const ignore = [...(config.ignore ?? []), ...(flags.ignore ?? [])];
+  // The config's ignore patterns are relative to its folder; --ignore, to the working folder.
+  const ignore: IgnoreRule[] = [
+    { patterns: config.ignore ?? [], base: loaded.dir },
+    { patterns: flags.ignore ?? [], base: io.cwd },
+  ];
   const errorOnUnmatched = flags.errorOnUnmatchedPattern !== false;
 
   const useStdin = patterns.length === 1 && patterns[0] === '-';

@@ -137,11 +137,13 @@ export async function runStats(
 ): Promise<number> {
   if (patterns.length === 0)
     throw new UsageError('stats needs file patterns (or "-" for standard input)');
-  flags = { ...flags, ...(await readSettings(io.cwd, flags)) };
+  const { ignore: configIgnore, ...settings } = await readSettings(io.cwd, flags);
+  flags = { ...flags, ...settings };
   const pointer = pointerTokens(flags.pointer);
   const inputs = await expandInputs(patterns, io, {
     ...(flags.stdinFilename === undefined ? {} : { stdinName: flags.stdinFilename }),
-    ...(flags.ignore === undefined ? {} : { ignore: flags.ignore }),
+    // Like lint: the config's ignore (from its folder), then --ignore (from the working folder).
+    ignore: [configIgnore, { patterns: flags.ignore ?? [], base: io.cwd }],
     errorOnUnmatched: flags.errorOnUnmatchedPattern !== false,
     expandDirectories: true,
   });

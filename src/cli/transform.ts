@@ -292,7 +292,9 @@ export async function runTransform(
       `--report-format: expected one of human|json, got "${flags.reportFormat}"`,
     );
   }
-  flags = { ...flags, ...(await readSettings(io.cwd, flags)) };
+  // Named files only: the config's ignore (for folder walks) does not apply.
+  const { ignore: _configIgnore, ...settings } = await readSettings(io.cwd, flags);
+  flags = { ...flags, ...settings };
   const pointer = pointerTokens(flags.pointer);
   let args = files;
   if (args.length === 0) {
@@ -302,7 +304,7 @@ export async function runTransform(
   }
   const inputs = await expandInputs(args, io, {
     ...(flags.stdinFilename === undefined ? {} : { stdinName: flags.stdinFilename }),
-    ...(flags.ignore === undefined ? {} : { ignore: flags.ignore }),
+    ignore: [{ patterns: flags.ignore ?? [], base: io.cwd }],
     errorOnUnmatched: flags.errorOnUnmatchedPattern !== false,
   });
   if (inputs.length === 0) throw new UsageError(`${op.name}: no input files`);
