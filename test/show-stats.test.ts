@@ -208,6 +208,67 @@ describe('show never lets the history drive the terminal', () => {
   });
 });
 
+describe('show: what it reads and reports', () => {
+  it('a JSONL line that cannot be read is reported; the other lines are still shown (exit 2)', async () => {
+    const file = path.join(work, 'badline.jsonl');
+    const conversation = (text: string): string =>
+      JSON.stringify({ version: 1, messages: [{ role: 'user', parts: [{ type: 'text', text }] }] });
+    writeFileSync(file, `${conversation('first')}\n{oops\n${conversation('third')}\n`);
+    const r = await runCli(['show', file, '--no-color']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^.*badline\.jsonl:2:2: error: /);
+    expect(r.stdout).toContain('first');
+    expect(r.stdout).toContain('third');
+    // The line asked for is the bad one: nothing to show.
+    const one = await runCli(['show', file, '--line', '2']);
+    expect(one.code).toBe(2);
+    expect(one.stdout).toBe('');
+  });
+
+  it('standard input named by --stdin-filename gets the config overrides for that name', async () => {
+    const dir = mkdtempSync(path.join(work, 'ov-'));
+    writeFileSync(
+      path.join(dir, 'histlint.config.json'),
+      JSON.stringify({
+        overrides: [{ files: ['legacy/**'], rules: { 'dangling-tool-call': 'off' } }],
+      }),
+    );
+    const stdin = JSON.stringify({
+      version: 1,
+      messages: [
+        { role: 'user', parts: [{ type: 'text', text: 'go' }] },
+        { role: 'assistant', parts: [{ type: 'tool-call', id: 'c1', name: 'f', arguments: '{}' }] },
+      ],
+    });
+    const ruleIds = async (name: string): Promise<string[]> => {
+      const r = await runCli(['show', '-', '--stdin-filename', name, '--format', 'json'], {
+        cwd: dir,
+        stdin,
+      });
+      return (
+        JSON.parse(r.stdout) as { conversations: { findings: { ruleId: string }[] }[] }
+      ).conversations[0]!.findings.map((f) => f.ruleId);
+    };
+    expect(await ruleIds('legacy/a.json')).not.toContain('dangling-tool-call');
+    expect(await ruleIds('new/a.json')).toContain('dangling-tool-call');
+  });
+
+  it('names the pointer it used, from the config too, and escapes a hostile file name', async () => {
+    const dir = mkdtempSync(path.join(work, 'ptr-'));
+    writeFileSync(path.join(dir, 'histlint.config.json'), JSON.stringify({ pointer: '/nope' }));
+    writeFileSync(path.join(dir, 'w.json'), '{"request": {}}');
+    const r = await runCli(['show', 'w.json'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('w.json: error: nothing at pointer "/nope"\n');
+    const evil = 'e\u001b[31mvil\u202e\u061c.json';
+    writeFileSync(path.join(dir, evil), '{oops');
+    const bad = await runCli(['show', evil, '--pointer', ''], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).not.toMatch(/[\u001b\u202e\u061c]/);
+    expect(bad.stderr).toContain('e\\u001b[31mvil\\u202e\\u061c.json');
+  });
+});
+
 describe('show --format json', () => {
   it('links calls and results both ways, and marks every other call and result', async () => {
     const r = await runCli(['show', '--format', 'json', MARKS], { cwd: MARKS_DIR });

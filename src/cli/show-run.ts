@@ -3,6 +3,7 @@
  * linked to its result, and the findings beside the message they concern;
  * `--format json` gives the same timeline as data.
  */
+import path from 'node:path';
 import { loadCliConfig } from './config.js';
 import { detectFormat } from '../formats/detect.js';
 import { countFindings, lintBytes, lintText, type Finding } from '../lint/engine.js';
@@ -10,7 +11,7 @@ import { eventLogOf } from '../formats/conversations.js';
 import { SeverityResolver } from '../lint/severity.js';
 import { kindFromName, readDocument } from '../model/document.js';
 import { SourceError } from '../model/errors.js';
-import { valueAt } from '../model/pointer.js';
+import { toPointer, valueAt } from '../model/pointer.js';
 import type { Message } from '../model/types.js';
 import { chalkFor } from './color.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
@@ -89,13 +90,23 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
   const loaded = await loadCliConfig(io.cwd, flags.config);
   const pointer = pointerTokens(flags.pointer ?? loaded.config.pointer);
   const from = flags.from ?? loaded.config.from;
+  // Standard input is matched against the config's overrides by its --stdin-filename, as lint does.
   const rules = new SeverityResolver(
     loaded.config,
     loaded.dir,
     new Map(),
     loaded.config.target,
-  ).forFile(input.absolute);
+  ).forFile(
+    input.absolute ??
+      (flags.stdinFilename === undefined ? undefined : path.resolve(io.cwd, flags.stdinFilename)),
+  );
   const shown: Shown[] = [];
+  // A JSONL line that cannot be read is reported; the others are still shown (exit 2).
+  let unreadable = 0;
+  const report = (e: SourceError): void => {
+    const pos = e.line !== undefined ? `:${e.line}:${e.column ?? 1}` : '';
+    print(io.stderr, `${terminalSafe(input.display)}${pos}: error: ${terminalSafe(e.message)}\n`);
+  };
   try {
     const bytes = await readInput(input, io);
     const doc = readDocument(bytes, kindFromName(input.absolute ?? flags.stdinFilename ?? ''));
@@ -112,10 +123,21 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
     } else {
       for (const unit of doc.units) {
         if (flags.line !== undefined && unit.line !== flags.line) continue;
-        if (unit.error !== undefined) throw unit.error;
+        if (unit.error !== undefined) {
+          // The one line asked for, or a whole JSON file, that cannot be read: nothing to show.
+          if (
+            flags.line !== undefined ||
+            doc.kind !== 'jsonl' ||
+            !(unit.error instanceof SourceError)
+          )
+            throw unit.error;
+          report(unit.error);
+          unreadable++;
+          continue;
+        }
         const target = valueAt(unit.value!, pointer);
         if (target === undefined)
-          throw new SourceError(`nothing at pointer ${JSON.stringify(flags.pointer)}`);
+          throw new SourceError(`nothing at pointer ${JSON.stringify(toPointer(pointer))}`);
         const format = detectFormat(target, from);
         const { messages } = format.read(target).conversation;
         const findings = lintText(
@@ -136,10 +158,10 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
     }
   } catch (e) {
     if (!(e instanceof SourceError)) throw e;
-    const pos = e.line !== undefined ? `:${e.line}:${e.column ?? 1}` : '';
-    print(io.stderr, `${input.display}${pos}: error: ${e.message}\n`);
+    report(e);
     return EXIT_USAGE;
   }
+  const exit = unreadable > 0 ? EXIT_USAGE : EXIT_OK;
   if (flags.format === 'json') {
     const conversations: ShownConversation[] = shown.map((s) => ({
       file: s.file,
@@ -150,7 +172,7 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
       ...countFindings(s.findings),
     }));
     print(io.stdout, JSON.stringify({ conversations }, null, 2) + '\n');
-    return EXIT_OK;
+    return exit;
   }
   const c = chalkFor(flags.color, io.env, io.stdout);
   const columns = terminalColumns(io);
@@ -169,5 +191,5 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
     out.push(...renderTimeline(s.messages, s.findings, c, width), '');
   }
   print(io.stdout, out.join('\n'));
-  return EXIT_OK;
+  return exit;
 }

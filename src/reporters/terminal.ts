@@ -6,7 +6,7 @@
 
 // C0, DEL, C1, zero-width and bidi controls, and the line/paragraph separators.
 const UNSAFE_SOURCE =
-  '[\\u0000-\\u001f\\u007f-\\u009f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]';
+  '[\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]';
 
 /** Matches one terminal-unsafe UTF-16 code unit. */
 export const UNSAFE_CHAR = new RegExp(UNSAFE_SOURCE);
