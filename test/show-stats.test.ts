@@ -413,6 +413,23 @@ describe('stats', () => {
     expect(parsed.total.roles.tool).toBe(parsed.files.reduce((n, f) => n + f.roles.tool, 0));
   });
 
+  it('a JSONL file with lines that cannot be read counts the others and lists those lines (exit 2)', async () => {
+    const file = path.join(work, 'stats-badline.jsonl');
+    const conversation = JSON.stringify({
+      version: 1,
+      messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }],
+    });
+    writeFileSync(file, `${conversation}\n{oops\n${conversation}\n`);
+    const r = await runCli(['stats', file, '--format', 'json']);
+    expect(r.code).toBe(2);
+    const out = JSON.parse(r.stdout) as {
+      files: { conversations: number; unreadLines?: number[] }[];
+      total: { conversations: number };
+    };
+    expect(out.files[0]).toMatchObject({ conversations: 2, unreadLines: [2] });
+    expect(out.total.conversations).toBe(2);
+  });
+
   it('--ignore skips files, and the cl100k_base tokenizer counts differently', async () => {
     const r = await runCli(
       ['stats', '-f', 'json', '--ignore', 'data/skip/**', '--tokenizer', 'cl100k_base', 'data'],

@@ -51,6 +51,8 @@ export interface FileStats {
   tokens: number;
   /** Size of the input in bytes. */
   bytes: number;
+  /** JSONL lines that could not be read (the counts are of the other lines); absent when none. */
+  unreadLines?: number[];
 }
 
 /** A file stats could not read, as `--format json` lists it. */
@@ -206,6 +208,11 @@ export async function runStats(
         listed.push({ file: input.display, error: first! });
         continue;
       }
+      // Some JSONL lines could not be read: the file counts what could, and says which could not.
+      if (bad > 0)
+        row.unreadLines = units.flatMap((u) =>
+          u.error === undefined || u.line === undefined ? [] : [u.line],
+        );
     } catch (e) {
       if (!(e instanceof SourceError)) throw e;
       listed.push({ file: input.display, error: fail(input.display, e) });
