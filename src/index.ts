@@ -8,7 +8,7 @@ export { JsonNumber, JsonParseError, parseJson, stringifyJson, jsonEqual } from 
 export type { JsonValue, JsonObject, ParseJsonOptions } from './model/json.js';
 export { SourceError } from './model/errors.js';
 export { readDocument, serializeDocument, decodeUtf8 } from './model/document.js';
-export type { SourceDocument, SourceUnit } from './model/document.js';
+export type { SourceDocument, SourceUnit, JsonlLine } from './model/document.js';
 export { locatePointers, LineIndex } from './model/positions.js';
 export type { SourcePosition } from './model/positions.js';
 export { parsePointer, toPointer, valueAt, replaceAt } from './model/pointer.js';
@@ -34,6 +34,7 @@ export type {
   SynthesizedResult,
   DroppedResult,
   TruncatedCall,
+  RepairSelection,
 } from './core/normalize.js';
 export { sanitizeHistory } from './core/sanitize.js';
 export type { SanitizeReport, SanitizeResult, UnsafePart } from './core/sanitize.js';
@@ -44,7 +45,7 @@ export type { TokenCounter, TokenizerName } from './core/tokens.js';
 export { newId, isUuid } from './core/ids.js';
 export { urlScheme } from './core/url.js';
 export { analyzePairing } from './core/pairing.js';
-export type { Pairing, CallRef, ResultRef } from './core/pairing.js';
+export type { Pairing, CallRef, ResultRef, PairingOptions, ResultStatus } from './core/pairing.js';
 
 export {
   AgentConfigError,
@@ -93,7 +94,15 @@ export type {
   FindingSeverity,
 } from './lint/engine.js';
 export { RULES, ruleById, ruleDocsUrl } from './rules/index.js';
-export type { Rule, RuleMeta, Severity } from './rules/rule.js';
+export type {
+  Rule,
+  RuleMeta,
+  Severity,
+  Fixable,
+  LintSubject,
+  RuleContext,
+  Report,
+} from './rules/rule.js';
 export { REPORTERS } from './reporters/index.js';
 export type { Reporter, ReporterContext, LintResults } from './reporters/types.js';
 export { FORMATS, formatByName } from './formats/index.js';
@@ -104,5 +113,6 @@ export type {
   ReadResult,
   WriteResult,
   Loss,
+  Locator,
 } from './formats/format.js';
 export { dropUnsafeMedia, dropSystemMessages } from './core/sanitize.js';

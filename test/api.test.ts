@@ -2,9 +2,11 @@
  * The public API (src/index.ts) is small and deliberate: these lists change
  * only together with it (STYLE.md, "A small public API").
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as api from '../src/index.js';
+import { ROOT } from './helpers/cli.js';
 
 const INDEX = readFileSync(new URL('../src/index.ts', import.meta.url), 'utf8');
 
@@ -100,6 +102,7 @@ const TYPES = [
   'FileResult',
   'Finding',
   'FindingSeverity',
+  'Fixable',
   'HistoryProcessor',
   'HistoryRepair',
   'ImagePart',
@@ -109,9 +112,12 @@ const TYPES = [
   'Io',
   'JsonObject',
   'JsonValue',
+  'JsonlLine',
   'LintConversationOptions',
   'LintOptions',
   'LintResults',
+  'LintSubject',
+  'Locator',
   'Loss',
   'McpConnectOptions',
   'McpConnection',
@@ -127,14 +133,19 @@ const TYPES = [
   'NormalizeResult',
   'OutputStream',
   'Pairing',
+  'PairingOptions',
   'ParseJsonOptions',
   'Part',
   'ReadResult',
   'ReasoningPart',
+  'RepairSelection',
+  'Report',
   'Reporter',
   'ReporterContext',
   'ResultRef',
+  'ResultStatus',
   'Rule',
+  'RuleContext',
   'RuleMeta',
   'RunPartial',
   'RunResult',
@@ -176,6 +187,16 @@ describe('public API', () => {
     expect(INDEX).not.toMatch(/export\s*\*/);
     expect(INDEX).not.toMatch(/export\s+default/);
     expect(exportedNames('value')).toEqual(VALUES);
+  });
+
+  it('loads from the built package with import and with require() (CommonJS callers)', () => {
+    for (const code of [
+      "import('histlint').then((h) => process.stdout.write(typeof h.normalizeHistory))",
+      "process.stdout.write(typeof require('histlint').normalizeHistory)",
+    ]) {
+      const r = spawnSync(process.execPath, ['-e', code], { cwd: ROOT, encoding: 'utf8' });
+      expect(r.stdout, r.stderr).toBe('function');
+    }
   });
 
   it('lists are sorted and free of duplicates', () => {
