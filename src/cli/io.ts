@@ -273,8 +273,7 @@ export async function expandInputs(
     });
     // histlint's own config is no conversation: a glob or folder never yields it (naming it does).
     const matches = found.filter(
-      (m) =>
-        path.posix.basename(m) !== CONFIG_NAME && !userIgnored?.(path.resolve(base, m)),
+      (m) => path.posix.basename(m) !== CONFIG_NAME && !userIgnored?.(path.resolve(base, m)),
     );
     if (matches.length === 0) {
       unmatched(arg);
