@@ -46,6 +46,7 @@ import {
   type MessageSourceLoc,
   type PartWhere,
   type SourceLoc,
+  withoutSystemFields,
 } from './shared.js';
 
 const FORMAT = 'ai-sdk';
@@ -997,7 +998,14 @@ function writeAiSdk(conversation: Conversation, context: unknown): WriteResult {
     system = systemShape === 'object' && systemList.length === 1 ? systemList[0] : systemList;
   const bare = ctx !== undefined ? ctx.bare : data === undefined;
   if (bare && system === undefined) return { value: messages, losses: state.losses };
-  return { value: requestBody(data, { system, messages }), losses: state.losses };
+  // A system prompt only ever comes from a system message (see withoutSystemFields).
+  const kept = withoutSystemFields(
+    data,
+    ['system'],
+    (v) => typeof v === 'string' || systemMessagesOf(v) !== undefined,
+    state.losses,
+  );
+  return { value: requestBody(kept, { system, messages }), losses: state.losses };
 }
 
 /** The SystemModelMessages of a call options' `system` (one, or a non-empty array), if it holds only such. */

@@ -23,6 +23,7 @@ import {
   notFormat,
   objectToArguments,
   restOf,
+  withoutSystemFields,
   type PartWhere,
 } from './shared.js';
 import {
@@ -759,9 +760,17 @@ function writeAnthropic(
     out.push(message);
   }
 
+  // A system prompt only ever comes from a system message (see withoutSystemFields).
+  const kept = bare
+    ? undefined
+    : withoutSystemFields(
+        providerDataOf(conversation, FORMAT),
+        ['system'],
+        (v) => (typeof v === 'string' && v !== '') || (Array.isArray(v) && v.length > 0),
+        state.losses,
+      );
   sortLosses(state.losses);
   if (bare) return { value: out, losses: state.losses };
-  const kept = providerDataOf(conversation, FORMAT);
   const value = assembleBody(ctx?.keys, kept, { system, messages: out });
   return { value, losses: state.losses };
 }

@@ -25,6 +25,7 @@ import {
   notFormat,
   objectToArguments,
   restOf,
+  withoutSystemFields,
   type PartWhere,
 } from './shared.js';
 import {
@@ -775,7 +776,13 @@ function writeBedrock(
 
   sortLosses(state.losses);
   if (bare) return { value: out, losses: state.losses };
-  const kept = providerDataOf(conversation, FORMAT);
+  // A system prompt only ever comes from a system message (see withoutSystemFields).
+  const kept = withoutSystemFields(
+    providerDataOf(conversation, FORMAT),
+    ['system'],
+    (v) => Array.isArray(v) && v.length > 0,
+    state.losses,
+  );
   const own: Record<string, JsonValue | undefined> = { messages: out, system };
   if (ctx === undefined && kept === undefined && state.toolBlocks) {
     // Bedrock refuses toolUse/toolResult blocks without a toolConfig: declare the tools the history uses.

@@ -38,6 +38,7 @@ import {
   restoreFields,
   splitDataUrl,
   type PartWhere,
+  withoutSystemFields,
 } from './shared.js';
 
 const FORMAT = 'gemini';
@@ -1003,7 +1004,14 @@ function writeGemini(
     const { messages, parts } = system[key];
     if (messages.length > 0) out[key] = writeSystemInstruction(parts, messages);
   }
-  restoreFields(out, convPd);
+  // A system prompt only ever comes from a system message (see withoutSystemFields).
+  const kept = withoutSystemFields(
+    convPd,
+    SYSTEM_KEYS,
+    (v) => typeof v === 'string' || (isPlainObject(v) && Array.isArray(v.parts)),
+    state.losses,
+  );
+  restoreFields(out, kept);
   return { value: out, losses: state.losses };
 }
 

@@ -40,6 +40,7 @@ import {
   restOf,
   toDataUrl,
   type PartWhere,
+  withoutSystemFields,
 } from './shared.js';
 
 const FORMAT = 'openai-responses';
@@ -998,13 +999,20 @@ function write(conversation: Conversation, context?: unknown): WriteResult {
   });
   if (bare) return { value: w.items, losses: w.losses };
 
-  const rest = providerDataOf(conversation, FORMAT);
+  // A system prompt only ever comes from a system message (see withoutSystemFields).
+  const rest = withoutSystemFields(
+    providerDataOf(conversation, FORMAT),
+    ['instructions'],
+    (v) => typeof v === 'string',
+    w.losses,
+  );
   const body: JsonObject = {};
   if (rest?.model !== undefined) body.model = rest.model;
   if (instructions !== undefined) body.instructions = instructions;
   body.input = w.items;
-  // Request fields carry no hints: copied as they are.
-  if (rest !== undefined) for (const k of Object.keys(rest)) setOwn(body, k, rest[k]!);
+  // Request fields carry no hints: copied as they are, never over what the messages gave.
+  if (rest !== undefined)
+    for (const k of Object.keys(rest)) if (!Object.hasOwn(body, k)) setOwn(body, k, rest[k]!);
   return { value: body, losses: w.losses };
 }
 

@@ -102,6 +102,34 @@ export function restoreFields(
   }
 }
 
+/**
+ * Kept request data without the fields that would set a system prompt the way this format reads
+ * one (`readable`). A reader turns such a field into a v1 system message, so one still in kept
+ * data was put there by hand: written out, it would bring back a system prompt sanitize dropped,
+ * or add one no system message holds. Each one left out is a loss.
+ */
+export function withoutSystemFields(
+  kept: JsonObject | undefined,
+  keys: readonly string[],
+  readable: (value: JsonValue) => boolean,
+  losses: Loss[],
+): JsonObject | undefined {
+  if (kept === undefined) return kept;
+  let out = kept;
+  for (const key of keys) {
+    if (!Object.hasOwn(kept, key) || !readable(kept[key]!)) continue;
+    if (out === kept) {
+      out = {};
+      for (const k of Object.keys(kept)) setOwn(out, k, kept[k]!);
+    }
+    delete out[key];
+    losses.push({
+      what: `"${key}" kept in providerData (a system message carries the system prompt)`,
+    });
+  }
+  return out;
+}
+
 /** A new object with the fields of `first`, then those of `second` (either may be absent). */
 export function mergeFields(
   first: JsonObject | undefined,
