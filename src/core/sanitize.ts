@@ -3,10 +3,10 @@
  * trust boundary (SPEC §2.2). It narrows what a client can claim; it does
  * not authenticate anyone.
  */
-import type { JsonValue } from '../model/json.js';
+import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Message, Part } from '../model/types.js';
 import { normalizeMapped, type HistoryRepair, type NormalizeOptions } from './normalize.js';
-import { unsafeMediaScheme } from './url.js';
+import { unsafeKeptScheme, unsafeMediaScheme } from './url.js';
 
 /** An image or document part sanitize dropped for its URL scheme. */
 export interface UnsafePart {
@@ -16,7 +16,8 @@ export interface UnsafePart {
   partIndex: number;
   /** Index inside the tool result's `content`, for a drop there. */
   contentIndex?: number;
-  kind: 'image' | 'document';
+  /** `image` or `document`, or the type of another part that keeps an unsafe URL in its providerData. */
+  kind: string;
   /** The lower-cased scheme as a browser reads it; `""` for a URL without one. */
   scheme: string;
 }
@@ -28,6 +29,11 @@ export interface SanitizeReport {
   unsafeParts: UnsafePart[];
   /** Input indices of user messages left empty by the URL drops, and removed. */
   removedMessages: number[];
+  /**
+   * Input indices of messages whose own providerData kept an unsafe URL (content a writer would
+   * put back): their providerData is dropped. Absent when there are none.
+   */
+  providerDataDropped?: number[];
   /** The report of the normalize step. */
   repair: HistoryRepair;
 }
@@ -60,6 +66,7 @@ interface Filtered {
   systemPrompts: number;
   unsafeParts: UnsafePart[];
   removedMessages: number[];
+  providerDataDropped: number[];
 }
 
 /**
@@ -67,7 +74,9 @@ interface Filtered {
  * OpenAI's `developer` role (not a v1 role, but a provider would read it as the system prompt).
  */
 export function isSystemPrompt(m: { role: string }): boolean {
-  return m.role === 'system' || m.role === 'developer';
+  // Spelled in any case or with spaces around: some servers take it so.
+  const role = m.role.trim().toLowerCase();
+  return role === 'system' || role === 'developer';
 }
 
 /** Sanitize's own steps (1-3): drop system messages and unsafe media parts, remove user messages left empty. */
@@ -79,6 +88,7 @@ function filterUntrusted(messages: readonly Message[], dropSystem: boolean): Fil
     systemPrompts: 0,
     unsafeParts: [],
     removedMessages: [],
+    providerDataDropped: [],
   };
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
@@ -125,14 +135,19 @@ function filterUntrusted(messages: readonly Message[], dropSystem: boolean): Fil
         partMap!.push(j);
       }
     }
+    // A message's own providerData only shapes how it is written; one that keeps an unsafe URL
+    // (content a writer would put back) is dropped.
+    const stripped = unsafeKeptScheme(m.providerData) !== null;
+    if (stripped) out.providerDataDropped.push(i);
+    const base: Message = stripped ? withoutProviderData(m) : m;
     if (parts === null) {
-      out.kept.push(m);
+      out.kept.push(base);
       out.keptParts.push(undefined);
     } else if (parts.length === 0 && m.role === 'user') {
       out.removedMessages.push(i);
       continue;
     } else {
-      out.kept.push({ ...m, parts });
+      out.kept.push({ ...base, parts });
       out.keptParts.push(partMap);
     }
     out.keptIndex.push(i);
@@ -155,12 +170,14 @@ export function sanitizeHistory(
     systemPrompts: f.systemPrompts,
     unsafeParts: f.unsafeParts,
     removedMessages: f.removedMessages,
+    ...(f.providerDataDropped.length > 0 ? { providerDataDropped: f.providerDataDropped } : {}),
     repair: normalized.repair,
   };
   const changed =
     report.systemPrompts > 0 ||
     report.unsafeParts.length > 0 ||
     report.removedMessages.length > 0 ||
+    f.providerDataDropped.length > 0 ||
     normalized.changed;
   return { messages: normalized.messages, report, changed };
 }
@@ -176,13 +193,22 @@ export function dropUnsafeMedia(messages: readonly Message[]): {
   changed: boolean;
 } {
   const f = filterUntrusted(messages, false);
-  const changed = f.unsafeParts.length > 0;
+  const changed = f.unsafeParts.length > 0 || f.providerDataDropped.length > 0;
   return {
     messages: changed ? f.kept : messages.slice(),
     unsafeParts: f.unsafeParts,
     removedMessages: f.removedMessages,
     changed,
   };
+}
+
+/** A copy of a message without its providerData (the other fields in their order). */
+function withoutProviderData(m: Message): Message {
+  const out = {} as Message;
+  for (const key of Object.keys(m))
+    if (key !== 'providerData')
+      setOwn(out as unknown as JsonObject, key, (m as unknown as JsonObject)[key]!);
+  return out;
 }
 
 /** Only the `system-message` fix: drops every system message. */

@@ -34,7 +34,7 @@ const URL_KEY = /(?:^|_)(?:url|uri)$|[a-z0-9](?:Url|Uri)$/;
  * The first unsafe scheme among the URLs in kept provider data, or null. An inline `data:` URL
  * there is content, not a fetch, and counts as safe.
  */
-function unsafeKeptScheme(data: unknown, depth = 0): string | null {
+export function unsafeKeptScheme(data: unknown, depth = 0): string | null {
   if (data === null || typeof data !== 'object' || depth > 64) return null;
   if (Array.isArray(data)) {
     for (const v of data) {
@@ -65,9 +65,10 @@ export interface UnsafeMedia {
 
 /**
  * The unsafe URL of a part, or null when it is safe. An `image`/`document` is unsafe by its `url`
- * (no `url`, or a null one, is safe), or by a URL kept in its provider data beside it (a part
- * read with both inline data and a `file_url`). A part of a type only its format knows
- * (`<format>:<type>`, kept whole) is unsafe by a URL in what it keeps: the provider would fetch it.
+ * (no `url`, or a null one, is safe). Any part is unsafe by a URL kept in its provider data: a
+ * part read with both inline data and a `file_url`, a part of a type only its format knows
+ * (`<format>:<type>`, kept whole), or kept data a writer would put back (a tool result's content);
+ * the provider would fetch it.
  */
 export function unsafeMedia(part: {
   type: string;
@@ -75,7 +76,7 @@ export function unsafeMedia(part: {
   providerData?: unknown;
 }): UnsafeMedia | null {
   const media = part.type === 'image' || part.type === 'document';
-  if (!media && !part.type.includes(':')) return null;
+  if (!media && part.providerData === undefined) return null;
   if (media && part.url !== undefined && part.url !== null) {
     if (typeof part.url !== 'string') return { scheme: '', where: 'url' };
     const scheme = urlScheme(part.url);

@@ -976,7 +976,14 @@ function writeAiSdk(conversation: Conversation, context: unknown): WriteResult {
   conversation.messages.forEach((m, i) => {
     const mdata = providerDataOf(m, FORMAT);
     // The top-level `system` of a call-options object is a leading system message in v1.
-    if (mdata?.$system === true && i === 0 && m.parts.length === 1 && m.parts[0]!.type === 'text') {
+    // Only a system message: the hint never makes another one the system prompt.
+    if (
+      mdata?.$system === true &&
+      m.role === 'system' &&
+      i === 0 &&
+      m.parts.length === 1 &&
+      m.parts[0]!.type === 'text'
+    ) {
       system = String(m.parts[0]!.text);
       return;
     }

@@ -3,9 +3,9 @@
  * (`file:`, `data:`, `javascript:`, relative), read as a browser reads it.
  * sanitize drops such parts.
  */
-import { unsafeMedia, type UnsafeMedia } from '../core/url.js';
+import { unsafeKeptScheme, unsafeMedia, type UnsafeMedia } from '../core/url.js';
 import { isObject, type Part } from '../model/types.js';
-import { defineRule, OTHER_PART_TYPES } from './rule.js';
+import { defineRule } from './rule.js';
 
 /** The message of an unsafe URL: by where it is and what it holds. */
 function messageId(part: Part, found: UnsafeMedia): string {
@@ -25,10 +25,17 @@ export default defineRule({
       noScheme: '{kind} URL has no scheme (relative URL); only http and https are safe',
       notString: '{kind} URL is not a string; sanitize drops the part',
       kept: '{kind} part keeps a URL with the scheme "{scheme}" in its provider data; only http and https are safe',
+      keptMessage:
+        'message keeps a URL with the scheme "{scheme}" in its provider data; only http and https are safe',
     },
   },
-  // Parts of a type only their format knows may keep a URL the provider fetches.
-  partTypes: ['image', 'document', 'tool-result', OTHER_PART_TYPES],
+  // A message's own providerData can hold content a writer puts back (with a URL in it).
+  message(m, i, _subject, ctx) {
+    const scheme = unsafeKeptScheme(m.providerData);
+    if (scheme !== null)
+      ctx.report({ messageId: 'keptMessage', data: { scheme }, messageIndex: i });
+  },
+  // Any part may keep a URL the provider fetches in its providerData: every type is visited.
   part(part, i, j, _subject, ctx) {
     const found = unsafeMedia(part);
     if (found !== null) {
