@@ -56,8 +56,7 @@ const declared = RULES.filter((r) => r.part !== undefined && r.partTypes !== und
 describe('part visitors with declared part types', () => {
   it('exist (the engine dispatches by type)', () => {
     expect(declared.map((r) => r.meta.id).sort()).toEqual(
-      // unsafe-url visits every part: any part may keep a URL in its providerData.
-      ['missing-call-id', 'truncated-arguments', 'unknown-part-type'].sort(),
+      ['missing-call-id', 'truncated-arguments', 'unknown-part-type', 'unsafe-url'].sort(),
     );
   });
 

@@ -810,7 +810,14 @@ describe('hints and kept data a hostile file can plant', () => {
         },
         {
           role: 'assistant',
-          parts: [{ type: 'tool-call', id: 'c1', name: 'f', arguments: '{}' }],
+          parts: [
+            {
+              type: 'text',
+              text: 'see',
+              providerData: { 'openai-chat': { annotations: [{ url: 'file:///a' }] } },
+            },
+            { type: 'tool-call', id: 'c1', name: 'f', arguments: '{}' },
+          ],
         },
         {
           role: 'tool',
@@ -833,7 +840,19 @@ describe('hints and kept data a hostile file can plant', () => {
     expect(stdout).not.toContain('file://');
     expect(report.providerDataDropped).toEqual([0]);
     expect(report.unsafeParts).toEqual([
+      { messageIndex: 1, partIndex: 0, kind: 'text', scheme: 'file' },
       { messageIndex: 2, partIndex: 0, kind: 'tool-result', scheme: 'file' },
+    ]);
+    // lint reports each of the three, once.
+    const lint = await runCli(['lint', 'kept.json', '-f', 'json'], { cwd: dir });
+    const found = JSON.parse(lint.stdout).files[0].findings as {
+      ruleId: string;
+      pointer: string;
+    }[];
+    expect(found.filter((f) => f.ruleId === 'unsafe-url').map((f) => f.pointer)).toEqual([
+      '/messages/0',
+      '/messages/1/parts/0',
+      '/messages/2/parts/0',
     ]);
     // The text stays, and the call gets a result again (the dropped one is synthesized).
     expect(stdout).toContain('look');

@@ -5,12 +5,26 @@
  */
 import { unsafeKeptScheme, unsafeMedia, type UnsafeMedia } from '../core/url.js';
 import { isObject, type Part } from '../model/types.js';
-import { defineRule } from './rule.js';
+import { defineRule, OTHER_PART_TYPES, type RuleContext } from './rule.js';
 
 /** The message of an unsafe URL: by where it is and what it holds. */
 function messageId(part: Part, found: UnsafeMedia): string {
   if (found.where === 'providerData') return 'kept';
   return typeof part.url !== 'string' ? 'notString' : found.scheme === '' ? 'noScheme' : 'scheme';
+}
+
+/** The v1 part types the part visitor does not see: the message visitor checks their providerData. */
+const UNVISITED = new Set<string>(['text', 'tool-call', 'reasoning']);
+
+/** Reports an unsafe URL of part j of message i. */
+function report(part: Part, found: UnsafeMedia, i: number, j: number, ctx: RuleContext): void {
+  ctx.report({
+    messageId: messageId(part, found),
+    data: { kind: part.type, scheme: found.scheme },
+    messageIndex: i,
+    partIndex: j,
+    path: found.where === 'url' ? ['url'] : [],
+  });
 }
 
 /** The `unsafe-url` rule. */
@@ -29,24 +43,26 @@ export default defineRule({
         'message keeps a URL with the scheme "{scheme}" in its provider data; only http and https are safe',
     },
   },
-  // A message's own providerData can hold content a writer puts back (with a URL in it).
+  // A message's own providerData can hold content a writer puts back (with a URL in it), and so
+  // can the providerData of a text, tool-call or reasoning part: checked here, in one loop per
+  // message, so the common parts cost no visitor call of their own.
   message(m, i, _subject, ctx) {
     const scheme = unsafeKeptScheme(m.providerData);
     if (scheme !== null)
       ctx.report({ messageId: 'keptMessage', data: { scheme }, messageIndex: i });
+    const parts = m.parts;
+    for (let j = 0; j < parts.length; j++) {
+      const part = parts[j]!;
+      if (part.providerData === undefined || !UNVISITED.has(part.type)) continue;
+      const found = unsafeMedia(part);
+      if (found !== null) report(part, found, i, j, ctx);
+    }
   },
-  // Any part may keep a URL the provider fetches in its providerData: every type is visited.
+  // Media, tool results (their content too) and parts only their format knows.
+  partTypes: ['image', 'document', 'tool-result', OTHER_PART_TYPES],
   part(part, i, j, _subject, ctx) {
     const found = unsafeMedia(part);
-    if (found !== null) {
-      ctx.report({
-        messageId: messageId(part, found),
-        data: { kind: part.type, scheme: found.scheme },
-        messageIndex: i,
-        partIndex: j,
-        path: found.where === 'url' ? ['url'] : [],
-      });
-    }
+    if (found !== null) report(part, found, i, j, ctx);
     if (part.type !== 'tool-result' || !Array.isArray(part.content)) return;
     part.content.forEach((item, c) => {
       if (!isObject(item) || typeof item.type !== 'string') return;
