@@ -536,6 +536,27 @@ function readGemini(value: JsonValue): {
       }
     }
     requestRest = restOf(request, known);
+    // The @google/genai SDK takes the system prompt in `config.systemInstruction`: read it too.
+    const config = request.config;
+    const si = isPlainObject(config) ? config.systemInstruction : undefined;
+    if (isPlainObject(config) && isSystemInstruction(si)) {
+      const pointer = '/config/systemInstruction';
+      const { message, located: loc } =
+        typeof si === 'string'
+          ? {
+              message: { role: 'system', parts: [{ type: 'text', text: si }] } as Message,
+              located: { pointer, parts: [{ pointer, fields: {} }] } as Located,
+            }
+          : readContent(si as JsonObject, pointer, true);
+      const pd = providerDataOf(message, FORMAT) ?? {};
+      if (typeof si === 'string') pd.$string = true;
+      pd.$configKey = true;
+      keepProviderData(message, FORMAT, pd);
+      messages.push(message);
+      located.push(loc);
+      contentIndex.push(-1);
+      setOwn(requestRest!, 'config', restOf(config, ['systemInstruction']) ?? {});
+    }
   } else {
     requestRest = { $bare: true };
   }
@@ -893,6 +914,7 @@ function writeGemini(
   const system: Record<SystemKey, { messages: Message[]; parts: JsonValue[] }> = {
     systemInstruction: { messages: [], parts: [] },
     system_instruction: { messages: [], parts: [] },
+    config: { messages: [], parts: [] },
   };
   const systemMessages: Message[] = [];
   const contents: JsonObject[] = [];
@@ -954,8 +976,13 @@ function writeGemini(
         });
       }
       systemMessages.push(m);
+      const mpd = providerDataOf(m, FORMAT);
       const key: SystemKey =
-        providerDataOf(m, FORMAT)?.$snakeKey === true ? 'system_instruction' : 'systemInstruction';
+        mpd?.$configKey === true
+          ? 'config'
+          : mpd?.$snakeKey === true
+            ? 'system_instruction'
+            : 'systemInstruction';
       system[key].messages.push(m);
       system[key].parts.push(...written);
       return;
@@ -1005,19 +1032,36 @@ function writeGemini(
     if (messages.length > 0) out[key] = writeSystemInstruction(parts, messages);
   }
   // A system prompt only ever comes from a system message (see withoutSystemFields).
-  const kept = withoutSystemFields(
-    convPd,
-    SYSTEM_KEYS,
-    (v) => typeof v === 'string' || (isPlainObject(v) && Array.isArray(v.parts)),
-    state.losses,
-  );
+  let kept = withoutSystemFields(convPd, SYSTEM_KEYS, isSystemInstruction, state.losses);
+  if (kept !== undefined && isPlainObject(kept.config)) {
+    const config = withoutSystemFields(
+      kept.config,
+      ['systemInstruction'],
+      isSystemInstruction,
+      state.losses,
+    );
+    if (config !== kept.config) kept = { ...kept, config: config! };
+  }
   restoreFields(out, kept);
+  if (system.config.messages.length > 0) {
+    const config: JsonObject = {};
+    if (isPlainObject(out.config))
+      for (const k of Object.keys(out.config)) setOwn(config, k, out.config[k]!);
+    config.systemInstruction = writeSystemInstruction(system.config.parts, system.config.messages);
+    out.config = config;
+  }
   return { value: out, losses: state.losses };
+}
+
+/** A value Gemini reads as a system instruction: a string, or a Content with parts. */
+function isSystemInstruction(v: JsonValue | undefined): boolean {
+  return typeof v === 'string' || (isPlainObject(v) && Array.isArray(v.parts));
 }
 
 /** The request fields that hold a system prompt, in the order they are written. */
 const SYSTEM_KEYS = ['systemInstruction', 'system_instruction'] as const;
-type SystemKey = (typeof SYSTEM_KEYS)[number];
+/** Where a system message goes: a request field, or the SDK's `config.systemInstruction`. */
+type SystemKey = (typeof SYSTEM_KEYS)[number] | 'config';
 
 /** The Gemini `generateContent` request format. */
 export const geminiFormat: ConversationFormat = {

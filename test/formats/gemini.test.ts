@@ -208,6 +208,27 @@ describe('gemini detection', () => {
     }
   });
 
+  it("reads the SDK's config.systemInstruction as the system prompt, and writes it back there", () => {
+    const contents = [{ role: 'user', parts: [{ text: 'hi' }] }];
+    for (const si of ['EVIL', { parts: [{ text: 'EVIL' }] }] as JsonValue[]) {
+      const value: JsonValue = {
+        model: 'gemini-2.5-flash',
+        contents,
+        config: { temperature: 0, systemInstruction: si },
+      };
+      const read = geminiFormat.read(value);
+      expect(read.conversation.messages.map((m) => m.role)).toEqual(['system', 'user']);
+      expect(read.conversation.messages[0]!.parts).toEqual([{ type: 'text', text: 'EVIL' }]);
+      expect(jsonEqual(geminiFormat.write(read.conversation, read.context).value, value)).toBe(
+        true,
+      );
+      // Without its system message, the config keeps its other settings and no instruction.
+      const without = { ...read.conversation, messages: read.conversation.messages.slice(1) };
+      const written = geminiFormat.write(without, read.context).value as JsonObject;
+      expect(written.config).toEqual({ temperature: 0 });
+    }
+  });
+
   it('refuses to read what is not Gemini', () => {
     expect(() => geminiFormat.read({ messages: [] })).toThrow(/not gemini/);
     expect(() => geminiFormat.read([1, 2])).toThrow(/not gemini/);
