@@ -628,7 +628,8 @@ function withRest(target: JsonObject, pd: JsonObject | undefined): JsonObject {
 
 function innerOf(pd: JsonObject | undefined, target: JsonObject): JsonObject {
   const inner = pd?.$inner;
-  if (isPlainObject(inner)) for (const k of Object.keys(inner)) setOwn(target, k, inner[k]!);
+  // The inner object's kept fields fill in; they never replace what was written from v1.
+  if (isPlainObject(inner)) restoreFields(target, inner);
   return target;
 }
 

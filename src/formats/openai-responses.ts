@@ -41,6 +41,8 @@ import {
   toDataUrl,
   type PartWhere,
   withoutSystemFields,
+  isHintKey,
+  sourceKey,
 } from './shared.js';
 
 const FORMAT = 'openai-responses';
@@ -263,8 +265,11 @@ const HINTS = new Set([
 function restore(target: JsonObject, data: JsonObject | undefined): void {
   if (data === undefined) return;
   // What the writer set from the v1 fields wins over kept data (see restoreFields).
-  for (const key of Object.keys(data))
-    if (!HINTS.has(key) && !Object.hasOwn(target, key)) setOwn(target, key, data[key]!);
+  for (const key of Object.keys(data)) {
+    if (HINTS.has(key) || isHintKey(key)) continue;
+    const name = sourceKey(key);
+    if (!Object.hasOwn(target, name)) setOwn(target, name, data[key]!);
+  }
 }
 
 /** Puts `$` hints in front of a part's providerData. */
@@ -1012,7 +1017,11 @@ function write(conversation: Conversation, context?: unknown): WriteResult {
   body.input = w.items;
   // Request fields carry no hints: copied as they are, never over what the messages gave.
   if (rest !== undefined)
-    for (const k of Object.keys(rest)) if (!Object.hasOwn(body, k)) setOwn(body, k, rest[k]!);
+    for (const k of Object.keys(rest)) {
+      if (isHintKey(k)) continue;
+      const name = sourceKey(k);
+      if (!Object.hasOwn(body, name)) setOwn(body, name, rest[k]!);
+    }
   return { value: body, losses: w.losses };
 }
 

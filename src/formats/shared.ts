@@ -65,9 +65,23 @@ export function restOf(obj: JsonObject, known: readonly string[]): JsonObject | 
   for (const key of Object.keys(obj)) {
     if (known.includes(key)) continue;
     rest ??= {};
-    setOwn(rest, key, obj[key]!);
+    // A source field named like a hint is kept escaped, so it is never read as one.
+    setOwn(rest, key.startsWith('$') ? `$${key}` : key, obj[key]!);
   }
   return rest;
+}
+
+/**
+ * True for a hint an adapter wrote into providerData (`$name`); a source field that starts with
+ * `$` is kept as `$$name` (see {@link restOf}) and is data.
+ */
+export function isHintKey(key: string): boolean {
+  return key.startsWith('$') && !key.startsWith('$$');
+}
+
+/** The source field name of a key of kept data (`$$name` is the field `$name`). */
+export function sourceKey(key: string): string {
+  return key.startsWith('$$') ? key.slice(1) : key;
 }
 
 /** Sets `providerData[format]` on a v1 message, part or conversation when there is something to keep, and returns it. */
@@ -97,8 +111,10 @@ export function restoreFields(
 ): void {
   if (data === undefined) return;
   for (const key of Object.keys(data)) {
-    if (key.startsWith('$') || skip.includes(key) || Object.hasOwn(target, key)) continue;
-    setOwn(target, key, data[key]!);
+    if (isHintKey(key)) continue;
+    const name = sourceKey(key);
+    if (skip.includes(name) || Object.hasOwn(target, name)) continue;
+    setOwn(target, name, data[key]!);
   }
 }
 
@@ -379,7 +395,7 @@ export function providerDataLosses(
     .filter((k) => k !== format)
     .filter((k) => {
       const entry = pd[k];
-      return !isPlainObject(entry) || Object.keys(entry).some((key) => !key.startsWith('$'));
+      return !isPlainObject(entry) || Object.keys(entry).some((key) => !isHintKey(key));
     })
     .map((k) => ({ ...where, what: `providerData.${k}` }));
 }

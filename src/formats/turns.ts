@@ -24,6 +24,8 @@ import {
   readEach,
   restOf,
   type PartWhere,
+  isHintKey,
+  sourceKey,
 } from './shared.js';
 
 /** What a read of a block-turn format hands to the write of the same format. */
@@ -157,12 +159,14 @@ export function mergeKept(
 ): void {
   if (kept === undefined) return;
   for (const key of Object.keys(kept)) {
-    if (key.startsWith('$') || skip.includes(key)) continue;
-    const have = target[key];
+    if (isHintKey(key)) continue;
+    const name = sourceKey(key);
+    if (skip.includes(name)) continue;
+    const have = target[name];
     const add = kept[key]!;
     if (isPlainObject(have) && isPlainObject(add)) mergeKept(have, add);
     // What the writer set from the v1 fields wins over kept data (see restoreFields).
-    else if (!Object.hasOwn(target, key)) setOwn(target, key, add);
+    else if (!Object.hasOwn(target, name)) setOwn(target, name, add);
   }
 }
 
@@ -188,17 +192,17 @@ export function assembleBody(
   own: Record<string, JsonValue | undefined>,
 ): JsonObject {
   const body: JsonObject = {};
+  // `key` is a request field; kept data holds a field named like a hint escaped (`$$name`).
   const place = (key: string): void => {
     if (Object.hasOwn(body, key)) return;
     const v = Object.hasOwn(own, key) ? own[key] : undefined;
+    const stored = key.startsWith('$') ? `$${key}` : key;
     if (v !== undefined) setOwn(body, key, v);
-    else if (kept !== undefined && !key.startsWith('$') && Object.hasOwn(kept, key)) {
-      setOwn(body, key, kept[key]!);
-    }
+    else if (kept !== undefined && Object.hasOwn(kept, stored)) setOwn(body, key, kept[stored]!);
   };
   for (const k of order ?? []) place(k);
   for (const k of Object.keys(own)) place(k);
-  if (kept !== undefined) for (const k of Object.keys(kept)) place(k);
+  if (kept !== undefined) for (const k of Object.keys(kept)) if (!isHintKey(k)) place(sourceKey(k));
   return body;
 }
 
