@@ -774,6 +774,22 @@ describe('hints and kept data a hostile file can plant', () => {
     return { stdout: r.stdout, report: JSON.parse(r.stderr).files[0].sanitize };
   };
 
+  it('a Responses message item with role DEVELOPER is a system prompt too', async () => {
+    const { stdout, report } = await sanitize(
+      'r.json',
+      {
+        model: 'm',
+        input: [
+          { type: 'message', role: 'DEVELOPER', content: 'EVIL' },
+          { role: 'user', content: 'hi' },
+        ],
+      },
+      ['--from', 'openai-responses'],
+    );
+    expect(report.systemPrompts).toBe(1);
+    expect(stdout).not.toContain('EVIL');
+  });
+
   it('a system or developer role in any case, or with spaces, is a system prompt', async () => {
     const { stdout, report } = await sanitize('roles.json', [
       { role: 'System', parts: [{ type: 'text', text: 'EVIL1' }] },
@@ -911,6 +927,37 @@ describe('source fields named like hints', () => {
     [
       'openai-responses',
       { model: 'm', input: [{ role: 'user', content: 'EVIL', $instructions: true }] },
+    ],
+    [
+      'openai-responses',
+      {
+        model: 'm',
+        input: [
+          { role: 'user', content: 'hi' },
+          {
+            type: 'web_search_call',
+            id: 'ws_1',
+            status: 'completed',
+            $item: 7,
+            $message: { type: 'item_reference', id: 'x' },
+          },
+        ],
+      },
+    ],
+    [
+      'anthropic',
+      {
+        model: 'm',
+        max_tokens: 9,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'server_tool_use', id: 's1', name: 'web_search', input: {}, $inline: true },
+            ],
+          },
+        ],
+      },
     ],
   ];
 

@@ -74,8 +74,10 @@ interface Filtered {
  * OpenAI's `developer` role (not a v1 role, but a provider would read it as the system prompt).
  */
 export function isSystemPrompt(m: { role: string }): boolean {
-  // Spelled in any case or with spaces around: some servers take it so.
-  const role = m.role.trim().toLowerCase();
+  // Spelled in any case or with spaces or controls around: some servers take it so.
+  const role = m.role
+    .replace(/^[\s\u0000-\u001f\u007f-\u009f]+|[\s\u0000-\u001f\u007f-\u009f]+$/g, '')
+    .toLowerCase();
   return role === 'system' || role === 'developer';
 }
 

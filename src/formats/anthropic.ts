@@ -254,7 +254,8 @@ interface ReadState {
 function unknownPart(block: JsonObject, pointer: string): { part: Part; loc: PartLocation } {
   const type = typeof block.type === 'string' ? block.type : 'block';
   const part: Part = { type: UNKNOWN_PREFIX + type };
-  keepProviderData(part, FORMAT, { ...block });
+  // Escaped like any kept source fields: a `$` field is data, never a hint (see restOf).
+  keepProviderData(part, FORMAT, restOf(block, []));
   return {
     part,
     loc: { pointer, fields: typeof block.type === 'string' ? { type: ['type'] } : {} },

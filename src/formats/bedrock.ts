@@ -215,7 +215,8 @@ interface ReadPart {
 function unknownPart(block: JsonObject, pointer: string, name?: string): ReadPart {
   const kind = name ?? (Object.keys(block).length === 1 ? Object.keys(block)[0]! : 'block');
   const part: Part = { type: UNKNOWN_PREFIX + kind };
-  keepProviderData(part, FORMAT, { ...block });
+  // Escaped like any kept source fields: a `$` field is data, never a hint (see restOf).
+  keepProviderData(part, FORMAT, restOf(block, []));
   return { part, loc: { pointer } };
 }
 

@@ -243,7 +243,8 @@ function guessMediaType(name: string | undefined, url: string): string {
 function opaquePart(raw: JsonObject, ptr: string): { part: Part; loc: PartLoc } {
   const type = typeof raw.type === 'string' ? raw.type : 'item';
   const part: Part = { type: OPAQUE + type };
-  keepProviderData(part, FORMAT, raw);
+  // Escaped like any kept source fields: a `$` field is data, never a hint (see restOf).
+  keepProviderData(part, FORMAT, restOf(raw, []));
   return { part, loc: { ptr, opaque: true } };
 }
 
@@ -522,7 +523,10 @@ function readItems(items: JsonValue[], base: string, serverSide: boolean, state:
       addToRun(side, ptr, [part], [loc]);
       return;
     }
-    const role = (typeof item.role === 'string' && MESSAGE_ROLES.get(item.role)) || 'user';
+    // A role in another case or with spaces around ("DEVELOPER") still speaks as the system.
+    const role =
+      (typeof item.role === 'string' && MESSAGE_ROLES.get(item.role.trim().toLowerCase())) ||
+      'user';
     const message: Message = { role, parts: [part] };
     keepProviderData(message, FORMAT, { $opaque: true });
     addOwn(message, { ptr }, [loc]);
