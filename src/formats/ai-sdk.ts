@@ -625,6 +625,13 @@ function dataString(part: Part, data: JsonObject | undefined): string | undefine
   if (typeof part.url === 'string') return part.url;
   if (typeof part.data !== 'string') return undefined;
   if (data?.$dataUrl === true) return toDataUrl(String(part.mediaType), part.data);
+  // The AI SDK reads a string with a scheme as a URL and fetches it: inline data that reads so
+  // (never base64, which has no ":") is written as a data: URL, so it stays inline.
+  if (isUrlString(part.data) && urlScheme(part.data) !== 'data')
+    return toDataUrl(
+      typeof part.mediaType === 'string' ? part.mediaType : 'application/octet-stream',
+      part.data,
+    );
   return part.data;
 }
 

@@ -167,6 +167,27 @@ describe('ai-sdk fixtures', () => {
     }
   });
 
+  it('writes inline data that reads as a URL as a data: URL, so the AI SDK does not fetch it', () => {
+    const conversation: Conversation = {
+      version: 1,
+      messages: [
+        {
+          role: 'user',
+          parts: [
+            { type: 'image', data: 'file:///etc/passwd', mediaType: 'image/png' },
+            { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' },
+          ],
+        },
+      ],
+    };
+    const written = fmt.write(conversation).value as JsonObject[];
+    const content = written[0]!.content as JsonObject[];
+    expect(content.map((c) => c.image)).toEqual([
+      'data:image/png;base64,file:///etc/passwd',
+      'iVBORw0KGgo=',
+    ]);
+  });
+
   it('keeps a raw string input as the arguments text', () => {
     const calls = partsOf(v1('raw-string-input')).filter((p) => p.type === 'tool-call');
     expect(calls[0]!.arguments).toBe('{"party": 2, "time": "19:');
