@@ -537,19 +537,32 @@ function readGemini(value: JsonValue): {
     }
     requestRest = restOf(request, known);
     // The @google/genai SDK takes the system prompt in `config.systemInstruction`: read it too.
+    // The SDK also takes a Part, or a list of Parts or strings (it wraps them in a Content).
     const config = request.config;
     const si = isPlainObject(config) ? config.systemInstruction : undefined;
-    if (isPlainObject(config) && isSystemInstruction(si)) {
+    if (isPlainObject(config) && isConfigInstruction(si)) {
       const pointer = '/config/systemInstruction';
+      const shape = typeof si === 'string' ? 'string' : configShape(si!);
+      const asContent: JsonObject | undefined =
+        shape === 'content'
+          ? (si as JsonObject)
+          : shape === 'part'
+            ? { parts: [si!] }
+            : shape === 'string'
+              ? undefined
+              : {
+                  parts: (si as JsonValue[]).map((x) => (typeof x === 'string' ? { text: x } : x)),
+                };
       const { message, located: loc } =
-        typeof si === 'string'
+        asContent === undefined
           ? {
-              message: { role: 'system', parts: [{ type: 'text', text: si }] } as Message,
+              message: { role: 'system', parts: [{ type: 'text', text: si as string }] } as Message,
               located: { pointer, parts: [{ pointer, fields: {} }] } as Located,
             }
-          : readContent(si as JsonObject, pointer, true);
+          : readContent(asContent, pointer, true);
       const pd = providerDataOf(message, FORMAT) ?? {};
-      if (typeof si === 'string') pd.$string = true;
+      if (shape === 'string') pd.$string = true;
+      else if (shape !== 'content') pd.$configShape = shape;
       pd.$configKey = true;
       keepProviderData(message, FORMAT, pd);
       messages.push(message);
@@ -1038,7 +1051,7 @@ function writeGemini(
     const config = withoutSystemFields(
       kept.config,
       ['systemInstruction'],
-      isSystemInstruction,
+      isConfigInstruction,
       state.losses,
     );
     if (config !== kept.config) kept = { ...kept, config: config! };
@@ -1048,10 +1061,37 @@ function writeGemini(
     const config: JsonObject = {};
     if (isPlainObject(out.config))
       for (const k of Object.keys(out.config)) setOwn(config, k, out.config[k]!);
-    config.systemInstruction = writeSystemInstruction(system.config.parts, system.config.messages);
+    config.systemInstruction = configInstruction(
+      writeSystemInstruction(system.config.parts, system.config.messages),
+      providerDataOf(system.config.messages[0]!, FORMAT)?.$configShape,
+    );
     out.config = config;
   }
   return { value: out, losses: state.losses };
+}
+
+/** A value the SDK reads as `config.systemInstruction`: a string, a Content, a Part, or a list. */
+function isConfigInstruction(v: JsonValue | undefined): boolean {
+  return typeof v === 'string' || isPlainObject(v) || (Array.isArray(v) && v.length > 0);
+}
+
+/** Which of the SDK's shapes a `config.systemInstruction` object or list has. */
+function configShape(v: JsonValue): 'content' | 'part' | 'strings' | 'parts' {
+  if (Array.isArray(v)) return v.every((x) => typeof x === 'string') ? 'strings' : 'parts';
+  return isPlainObject(v) && Array.isArray(v.parts) ? 'content' : 'part';
+}
+
+/** A written system instruction back in the SDK shape it was read in (when it still fits). */
+function configInstruction(written: JsonValue, shape: JsonValue | undefined): JsonValue {
+  if (!isPlainObject(written) || !Array.isArray(written.parts) || Object.keys(written).length !== 1)
+    return written;
+  const parts = written.parts;
+  if (shape === 'part' && parts.length === 1) return parts[0]!;
+  if (shape === 'parts') return parts;
+  const text = (p: JsonValue): p is JsonObject =>
+    isPlainObject(p) && Object.keys(p).length === 1 && typeof p.text === 'string';
+  if (shape === 'strings' && parts.every(text)) return parts.map((p) => (p as JsonObject).text!);
+  return written;
 }
 
 /** A value Gemini reads as a system instruction: a string, or a Content with parts. */

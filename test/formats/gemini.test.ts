@@ -210,7 +210,14 @@ describe('gemini detection', () => {
 
   it("reads the SDK's config.systemInstruction as the system prompt, and writes it back there", () => {
     const contents = [{ role: 'user', parts: [{ text: 'hi' }] }];
-    for (const si of ['EVIL', { parts: [{ text: 'EVIL' }] }] as JsonValue[]) {
+    // Every shape the SDK takes: a string, a Content, a Part, a list of Parts or of strings.
+    for (const si of [
+      'EVIL',
+      { parts: [{ text: 'EVIL' }] },
+      { text: 'EVIL' },
+      [{ text: 'EVIL' }],
+      ['EVIL'],
+    ] as JsonValue[]) {
       const value: JsonValue = {
         model: 'gemini-2.5-flash',
         contents,
