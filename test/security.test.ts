@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sanitizeHistory, type UnsafePart } from '../src/core/sanitize.js';
 import { formatByName } from '../src/formats/index.js';
-import { jsonEqual, type JsonValue } from '../src/model/json.js';
+import { jsonEqual, parseJson, type JsonValue } from '../src/model/json.js';
 import type { Message, Part } from '../src/model/types.js';
 import { runCli } from './helpers/cli.js';
 
@@ -972,6 +972,27 @@ describe('source fields named like hints', () => {
       expect(jsonEqual(written.value, value)).toBe(true);
     },
   );
+});
+
+describe('a "__proto__" field in a foreign file', () => {
+  it.each([
+    [
+      'anthropic',
+      '{"model":"m","max_tokens":9,"messages":[{"role":"user","content":"hi","__proto__":{"polluted":1}}]}',
+    ],
+    [
+      'bedrock',
+      '{"messages":[{"role":"user","content":[{"text":"a"}],"__proto__":{"polluted":1}}]}',
+    ],
+  ])('%s: is written back as an own field, and pollutes nothing', (name, text) => {
+    const value = parseJson(text);
+    const format = formatByName(name)!;
+    const read = format.read(value);
+    const written = format.write(read.conversation, read.context);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(written.losses).toEqual([]);
+    expect(jsonEqual(written.value, value)).toBe(true);
+  });
 });
 
 describe('URLs in parts only their format knows (kept whole, opaque to v1)', () => {

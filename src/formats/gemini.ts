@@ -9,6 +9,7 @@
  * right after its turn, and marked with a `$syntheticId` hint so a write
  * omits it again (see docs/formats/gemini.md).
  */
+import { isSystemPrompt } from '../core/sanitize.js';
 import {
   parseJson,
   setOwn,
@@ -1010,7 +1011,9 @@ function writeGemini(
       return;
     }
     const content: JsonObject = {};
-    const roleHintValue = pd?.$role;
+    // A kept role never speaks as the system (a hint can be planted in a v1 file).
+    const roleHintValue =
+      typeof pd?.$role === 'string' && isSystemPrompt({ role: pd.$role }) ? undefined : pd?.$role;
     if (roleHintValue === undefined) content.role = m.role === 'assistant' ? 'model' : 'user';
     else if (isPlainObject(roleHintValue) && roleHintValue.null === true) content.role = null;
     else if (roleHintValue !== null) content.role = roleHintValue;

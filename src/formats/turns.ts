@@ -162,7 +162,8 @@ export function mergeKept(
     if (isHintKey(key)) continue;
     const name = sourceKey(key);
     if (skip.includes(name)) continue;
-    const have = target[name];
+    // Own fields only: `__proto__` would reach Object.prototype (and merge into it).
+    const have = Object.hasOwn(target, name) ? target[name] : undefined;
     const add = kept[key]!;
     if (isPlainObject(have) && isPlainObject(add)) mergeKept(have, add);
     // What the writer set from the v1 fields wins over kept data (see restoreFields).
