@@ -47,6 +47,7 @@ import {
   type PartWhere,
   type SourceLoc,
   withoutSystemFields,
+  keptField,
 } from './shared.js';
 
 const FORMAT = 'ai-sdk';
@@ -792,7 +793,8 @@ function writeToolResult(
       : typeof part.callId === 'string' && data?.$noName !== true
         ? state.callNames.get(part.callId)
         : undefined;
-  if (name !== undefined) out.toolName = name;
+  // A toolName the reader could not map (not a string) was kept as it was: it comes back.
+  if (name !== undefined && !keptField(data, 'toolName')) out.toolName = name;
   const content = Array.isArray(part.content) ? (part.content as Part[]) : [];
   const failed = part.failed === true;
   const texts = content.map((c) =>
@@ -952,7 +954,8 @@ function writeMessage(m: Message, i: number, state: WriteState, out: JsonValue[]
   }
   const msg: JsonObject = { role: m.role };
   const content = contentValue(items, data?.$content, m.role);
-  if (content !== undefined) msg.content = content;
+  // A content the reader could not map was kept as it was: it comes back.
+  if (content !== undefined && !keptField(data, 'content')) msg.content = content;
   restoreFields(msg, data);
   if (!(m.role === 'tool' && items.length === 0 && moved.length > 0)) out.push(msg);
   if (moved.length > 0) {

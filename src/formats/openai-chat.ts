@@ -42,6 +42,7 @@ import {
   type MessageSourceLoc,
   type PartWhere,
   type SourceLoc,
+  keptField,
 } from './shared.js';
 import { groupTurns } from './turns.js';
 
@@ -635,7 +636,7 @@ function writeToolCall(part: Part, legacy: boolean): JsonObject {
   restoreFields(body, isPlainObject(bodyRest) ? bodyRest : undefined);
   const out: JsonObject = {};
   if (typeof part.id === 'string') out.id = part.id;
-  if (data?.$noType !== true) out.type = kind;
+  if (data?.$noType !== true && !keptField(data, 'type')) out.type = kind;
   setOwn(out, kind, body);
   restoreFields(out, data, [kind]);
   return out;
@@ -664,7 +665,7 @@ function writeToolMessage(m: Message, i: number, state: WriteState, out: JsonVal
     const content = Array.isArray(part.content) ? (part.content as Part[]) : [];
     const items = writeItems(content, 'tool', i, () => j, state);
     const value = contentValue(items, pdata?.$content, 'tool', false);
-    if (value !== undefined) msg.content = value;
+    if (value !== undefined && !(first && keptField(data, 'content'))) msg.content = value;
     if (first) restoreFields(msg, data);
     first = false;
     out.push(msg);
@@ -798,7 +799,8 @@ function writeMerged(
     if (w !== undefined) items.push(w);
   }
   const content = contentValue(items, data?.$content, role, hasCalls);
-  if (content !== undefined) msg.content = content;
+  // A content the reader could not map (an object, a number) was kept as it was: it comes back.
+  if (content !== undefined && !keptField(data, 'content')) msg.content = content;
   if (reasoning !== undefined) msg.reasoning_content = reasoning;
   if (calls.length > 0 || data?.$emptyToolCalls === true) msg.tool_calls = calls;
   if (functionCall !== undefined) msg.function_call = functionCall;

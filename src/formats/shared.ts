@@ -146,6 +146,16 @@ export function withoutSystemFields(
   return out;
 }
 
+/**
+ * True when kept data holds `field`: a source field the reader could not map (a content that is
+ * an object, a tool name that is a number), which the writer puts back instead of a default of
+ * its own. The fields that give authority (a role, a system prompt, a URL) are never taken so:
+ * see restoreFields and withoutSystemFields.
+ */
+export function keptField(data: JsonObject | undefined, field: string): boolean {
+  return data !== undefined && Object.hasOwn(data, field);
+}
+
 /** A new object with the fields of `first`, then those of `second` (either may be absent). */
 export function mergeFields(
   first: JsonObject | undefined,
