@@ -269,7 +269,9 @@ function readPart(p: JsonValue): PartRead {
         // Marks the signature as Gemini's own, under the key it came in.
         pd.$signatureKey = keys.thoughtSignature;
       }
-      Object.assign(pd, restOf(p, known) ?? {});
+      // setOwn, not Object.assign: a "__proto__" field is kept as a field.
+      const rest = restOf(p, known) ?? {};
+      for (const k of Object.keys(rest)) setOwn(pd, k, rest[k]!);
       keepProviderData(part, FORMAT, pd);
       return { part, fields: { text: '/text', signature: `/${keys.thoughtSignature}` } };
     }
@@ -338,7 +340,8 @@ function readPart(p: JsonValue): PartRead {
         content.push(media ?? unknownPart(item, undefined).part);
       }
     } else if (v.parts !== undefined) {
-      known.pop();
+      // Not a list: kept as it was, with the response's other fields.
+      known.splice(known.indexOf('parts'), 1);
     }
     part.content = content;
     if (failed) part.failed = true;

@@ -1,5 +1,6 @@
 /**
- * Source fields a reader cannot map (a content that is an object, a tool name that is a number)
+ * Source fields a reader cannot map (a content that is an object, a tool name that is a number,
+ * a Gemini functionResponse.parts that is no list, a "__proto__" field)
  * are kept as they were and come back on write, instead of a writer's default: found by
  * round-trip fuzzing after writers stopped letting kept data override what they set.
  */
@@ -17,6 +18,14 @@ const CASES: [format: string, text: string][] = [
   [
     'ai-sdk',
     '[{"role":"assistant","content":[{"type":"tool-call","toolCallId":"c","toolName":"f","input":{}}]},{"role":"tool","content":[{"type":"tool-result","toolCallId":"c","toolName":5,"output":{"type":"text","value":"x"}}]}]',
+  ],
+  [
+    'gemini',
+    '{"contents":[{"role":"model","parts":[{"functionCall":{"id":"f","name":"f","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"id":"f","name":"f","response":{},"parts":{}}}]}]}',
+  ],
+  [
+    'gemini',
+    '{"contents":[{"role":"model","parts":[{"text":"x","thought":true,"__proto__":{"p":1}}]}]}',
   ],
 ];
 
