@@ -8,7 +8,7 @@
  * against Node's WHATWG URL parser; property tests compare sanitize with that
  * parser on generated strings.
  */
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -18,6 +18,22 @@ import { formatByName } from '../src/formats/index.js';
 import { jsonEqual, parseJson, type JsonValue } from '../src/model/json.js';
 import type { Message, Part } from '../src/model/types.js';
 import { runCli } from './helpers/cli.js';
+
+/** One folder for this file's CLI runs, removed after them; `scratch(name)` is a fresh folder in it. */
+const SCRATCH = realpathSync(mkdtempSync(path.join(tmpdir(), 'histlint-security-')));
+afterAll(() => rmSync(SCRATCH, { recursive: true, force: true }));
+/** The pointers of the unsafe-url findings of `lint` on one file. */
+async function unsafeUrlPointers(file: string, cwd: string): Promise<string[]> {
+  const lint = await runCli(['lint', file, '-f', 'json'], { cwd });
+  const found = JSON.parse(lint.stdout).files[0].findings as { ruleId: string; pointer: string }[];
+  return found.filter((f) => f.ruleId === 'unsafe-url').map((f) => f.pointer);
+}
+
+function scratch(name: string): string {
+  const dir = path.join(SCRATCH, name);
+  mkdirSync(dir);
+  return dir;
+}
 
 /**
  * URLs sanitize must drop, with the scheme it must report: what a browser
@@ -640,11 +656,7 @@ describe('properties against the WHATWG parser', () => {
 });
 
 describe('providerData cannot bring back what sanitize drops', () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'histlint-security-pd-')));
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = scratch('pd');
 
   /** A v1 history whose providerData tries to turn a user message into a system prompt, and an inline image into a file URL. */
   const hostile = {
@@ -691,14 +703,7 @@ describe('providerData cannot bring back what sanitize drops', () => {
       { messageIndex: 0, partIndex: 1, kind: 'image', scheme: 'file' },
     ]);
     expect(r.stdout).not.toContain('file://');
-    const lint = await runCli(['lint', 'h.json', '-f', 'json'], { cwd: dir });
-    const found = JSON.parse(lint.stdout).files[0].findings as {
-      ruleId: string;
-      pointer: string;
-    }[];
-    expect(found.filter((f) => f.ruleId === 'unsafe-url').map((f) => f.pointer)).toEqual([
-      '/messages/0/parts/1',
-    ]);
+    expect(await unsafeUrlPointers('h.json', dir)).toEqual(['/messages/0/parts/1']);
   });
 
   it('a writer keeps the v1 role and URL over providerData that says otherwise', async () => {
@@ -724,11 +729,7 @@ describe('providerData cannot bring back what sanitize drops', () => {
 });
 
 describe('kept request data cannot set a system prompt', () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'histlint-security-conv-')));
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = scratch('conv');
 
   // A v1 history whose conversation-level providerData holds each format's system prompt field.
   const history = {
@@ -761,11 +762,7 @@ describe('kept request data cannot set a system prompt', () => {
 });
 
 describe('hints and kept data a hostile file can plant', () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'histlint-security-hints-')));
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = scratch('hints');
 
   const sanitize = async (name: string, value: JsonValue, extra: string[] = []) => {
     writeFileSync(path.join(dir, name), JSON.stringify(value));
@@ -861,12 +858,7 @@ describe('hints and kept data a hostile file can plant', () => {
       { messageIndex: 2, partIndex: 0, kind: 'tool-result', scheme: 'file' },
     ]);
     // lint reports each of the three, once.
-    const lint = await runCli(['lint', 'kept.json', '-f', 'json'], { cwd: dir });
-    const found = JSON.parse(lint.stdout).files[0].findings as {
-      ruleId: string;
-      pointer: string;
-    }[];
-    expect(found.filter((f) => f.ruleId === 'unsafe-url').map((f) => f.pointer)).toEqual([
+    expect(await unsafeUrlPointers('kept.json', dir)).toEqual([
       '/messages/0',
       '/messages/1/parts/0',
       '/messages/2/parts/0',
@@ -996,11 +988,7 @@ describe('a "__proto__" field in a foreign file', () => {
 });
 
 describe('URLs in parts only their format knows (kept whole, opaque to v1)', () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'histlint-security-opaque-')));
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = scratch('opaque');
 
   // Each holds one part a provider would fetch from a file: URL, which its adapter keeps whole.
   const cases: [name: string, value: JsonValue][] = [
