@@ -467,4 +467,14 @@ describe('stats', () => {
     const tty = await onTerminal(['stats', path.join(dir, 'data')], 80);
     expect(tty.stdout.split('\n').slice(1)).toHaveLength(lines.length);
   });
+
+  it('pads a file name of wide characters by the columns it takes', async () => {
+    const wide = mkdtempSync(path.join(work, 'wide-'));
+    const conversation = JSON.stringify([{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }]);
+    writeFileSync(path.join(wide, '会話ログ.json'), conversation);
+    writeFileSync(path.join(wide, 'a.json'), conversation);
+    const r = await runCli(['stats', '.'], { cwd: wide });
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.map((l) => displayWidth(l))).toEqual(lines.map(() => displayWidth(lines[0]!)));
+  });
 });

@@ -12,7 +12,7 @@ import { readSettings } from './config.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
 import { expandInputs, print, readInput, type Io } from './io.js';
 import { oneLine, pointerTokens } from './options.js';
-import { terminalSafe } from './terminal-text.js';
+import { displayWidth, terminalSafe } from './terminal-text.js';
 
 /** The flags of `histlint stats`. */
 export interface StatsFlags {
@@ -118,11 +118,11 @@ function table(rows: readonly FileStats[], total: FileStats): string {
     String(r.bytes),
   ];
   const body = [...rows, total].map(cells);
-  const widths = header.map((h, k) => Math.max(h.length, ...body.map((b) => b[k]!.length)));
+  // Columns as a terminal shows them: a wide character (日本語) takes two.
+  const widths = header.map((h, k) => Math.max(h.length, ...body.map((b) => displayWidth(b[k]!))));
+  const pad = (cell: string, k: number): string => ' '.repeat(widths[k]! - displayWidth(cell));
   const fmt = (row: string[]): string =>
-    row
-      .map((cell, k) => (k === 0 ? cell.padEnd(widths[k]!) : cell.padStart(widths[k]!)))
-      .join('  ');
+    row.map((cell, k) => (k === 0 ? cell + pad(cell, k) : pad(cell, k) + cell)).join('  ');
   return [
     fmt(header),
     ...body.slice(0, -1).map(fmt),
