@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.js';
 import { displayWidth, preview } from '../src/cli/terminal-text.js';
 import { ROOT, runCli } from './helpers/cli.js';
+import { DANGLING_SESSION } from './helpers/lint-fixtures.js';
 
 const MARKS_DIR = path.join(ROOT, 'fixtures', 'cli', 'show-timeline-marks', 'files');
 /** The timeline fixture, relative to {@link MARKS_DIR} (the working folder of these runs). */
@@ -223,6 +224,16 @@ describe('show: what it reads and reports', () => {
     const one = await runCli(['show', file, '--line', '2']);
     expect(one.code).toBe(2);
     expect(one.stdout).toBe('');
+  });
+
+  it('--line on a Claude Code session (one conversation over all its lines) is a usage error', async () => {
+    const file = path.join(work, 'session.jsonl');
+    writeFileSync(file, DANGLING_SESSION);
+    const r = await runCli(['show', file, '--line', '2']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--line: ');
+    expect(r.stderr).toContain('is one conversation over all its lines');
+    expect((await runCli(['show', file])).code).toBe(0);
   });
 
   it('standard input named by --stdin-filename gets the config overrides for that name', async () => {

@@ -112,6 +112,11 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
     const doc = readDocument(bytes, kindFromName(input.absolute ?? flags.stdinFilename ?? ''));
     const events = eventLogOf(doc, { pointer, ...(from === undefined ? {} : { from }) });
     if (events !== null) {
+      // A session is one conversation over all its lines: no line holds one of its own.
+      if (flags.line !== undefined)
+        throw new UsageError(
+          `--line: ${input.display} is one conversation over all its lines (a Claude Code session)`,
+        );
       // One conversation over the whole file: findings come from linting the file as a whole.
       const { messages } = detectFormat(events, from ?? 'claude-code').read(events).conversation;
       const findings = lintBytes(input.display, bytes, {
