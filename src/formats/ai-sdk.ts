@@ -505,7 +505,11 @@ function readToolResult(p: JsonObject, ptr: string): { part: Part; loc: SourceLo
     else {
       mapped.push('output');
       if (t === 'error-text' || t === 'error-json') failed = true;
-      const outMapped = ['type', t === 'execution-denied' ? 'reason' : 'value'];
+      // A reason that is not a string is no text part: it stays with the output's other fields.
+      const outMapped = [
+        'type',
+        t === 'execution-denied' ? (typeof output.reason === 'string' ? 'reason' : '') : 'value',
+      ];
       outputRest = restOf(output, outMapped);
       fields.content = Object.hasOwn(output, 'value') ? valuePtr : outPtr;
       // A multi-text or media-free content output would otherwise be written as text.

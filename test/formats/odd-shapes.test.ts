@@ -17,6 +17,10 @@ const CASES: [format: string, text: string][] = [
   ['ai-sdk', '[{"role":"user","content":{"x":1}}]'],
   [
     'ai-sdk',
+    '[{"role":"assistant","content":[{"type":"tool-call","toolCallId":"c","toolName":"f","input":{}}]},{"role":"tool","content":[{"type":"tool-result","toolCallId":"c","toolName":"f","output":{"type":"execution-denied","reason":5}}]}]',
+  ],
+  [
+    'ai-sdk',
     '[{"role":"assistant","content":[{"type":"tool-call","toolCallId":"c","toolName":"f","input":{}}]},{"role":"tool","content":[{"type":"tool-result","toolCallId":"c","toolName":5,"output":{"type":"text","value":"x"}}]}]',
   ],
   [
