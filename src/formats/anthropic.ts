@@ -254,8 +254,9 @@ interface ReadState {
 function unknownPart(block: JsonObject, pointer: string): { part: Part; loc: PartLocation } {
   const type = typeof block.type === 'string' ? block.type : 'block';
   const part: Part = { type: UNKNOWN_PREFIX + type };
-  // Escaped like any kept source fields: a `$` field is data, never a hint (see restOf).
-  keepProviderData(part, FORMAT, restOf(block, []));
+  // Escaped like any kept source fields: a `$` field is data, never a hint (see restOf). An
+  // empty block is kept too (as a hint alone): it comes back as `{}`.
+  keepProviderData(part, FORMAT, restOf(block, []) ?? { $empty: true });
   return {
     part,
     loc: { pointer, fields: typeof block.type === 'string' ? { type: ['type'] } : {} },

@@ -215,8 +215,9 @@ interface ReadPart {
 function unknownPart(block: JsonObject, pointer: string, name?: string): ReadPart {
   const kind = name ?? (Object.keys(block).length === 1 ? Object.keys(block)[0]! : 'block');
   const part: Part = { type: UNKNOWN_PREFIX + kind };
-  // Escaped like any kept source fields: a `$` field is data, never a hint (see restOf).
-  keepProviderData(part, FORMAT, restOf(block, []));
+  // Escaped like any kept source fields: a `$` field is data, never a hint (see restOf). An
+  // empty block is kept too (as a hint alone): it comes back as `{}`.
+  keepProviderData(part, FORMAT, restOf(block, []) ?? { $empty: true });
   return { part, loc: { pointer } };
 }
 

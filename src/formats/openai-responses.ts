@@ -243,8 +243,9 @@ function guessMediaType(name: string | undefined, url: string): string {
 function opaquePart(raw: JsonObject, ptr: string): { part: Part; loc: PartLoc } {
   const type = typeof raw.type === 'string' ? raw.type : 'item';
   const part: Part = { type: OPAQUE + type };
-  // Escaped like any kept source fields: a `$` field is data, never a hint (see restOf).
-  keepProviderData(part, FORMAT, restOf(raw, []));
+  // Escaped like any kept source fields: a `$` field is data, never a hint (see restOf). An
+  // empty block is kept too (as a hint alone): it comes back as `{}`.
+  keepProviderData(part, FORMAT, restOf(raw, []) ?? { $empty: true });
   return { part, loc: { ptr, opaque: true } };
 }
 

@@ -31,6 +31,9 @@ const CASES: [format: string, text: string][] = [
     'gemini',
     '{"contents":[{"role":"model","parts":[{"text":"x","thought":true,"__proto__":{"p":1}}]}]}',
   ],
+  // An empty block, kept whole like any block v1 cannot express.
+  ['bedrock', '{"messages":[{"role":"user","content":[{"text":"a"},{}]}]}'],
+  ['openai-responses', '{"model":"m","input":[{"role":"user","content":[{}]}]}'],
 ];
 
 describe('fields a reader cannot map', () => {
