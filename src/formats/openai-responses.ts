@@ -41,8 +41,7 @@ import {
   toDataUrl,
   type PartWhere,
   withoutSystemFields,
-  isHintKey,
-  sourceKey,
+  restoreFields,
 } from './shared.js';
 
 const FORMAT = 'openai-responses';
@@ -247,31 +246,6 @@ function opaquePart(raw: JsonObject, ptr: string): { part: Part; loc: PartLoc } 
   // empty block is kept too (as a hint alone): it comes back as `{}`.
   keepProviderData(part, FORMAT, restOf(raw, []) ?? { $empty: true });
   return { part, loc: { ptr, opaque: true } };
-}
-
-/** The `$` hints this adapter writes; only these are left out on write, so a source key starting with `$` survives. */
-const HINTS = new Set([
-  '$content',
-  '$role',
-  '$instructions',
-  '$opaque',
-  '$item',
-  '$message',
-  '$type',
-  '$output',
-  '$text',
-  '$noName',
-]);
-
-/** Copies the kept fields of `data` onto `target`, without this adapter's hints. */
-function restore(target: JsonObject, data: JsonObject | undefined): void {
-  if (data === undefined) return;
-  // What the writer set from the v1 fields wins over kept data (see restoreFields).
-  for (const key of Object.keys(data)) {
-    if (HINTS.has(key) || isHintKey(key)) continue;
-    const name = sourceKey(key);
-    if (!Object.hasOwn(target, name)) setOwn(target, name, data[key]!);
-  }
 }
 
 /** Puts `$` hints in front of a part's providerData. */
@@ -692,7 +666,7 @@ class Writer {
     } else {
       setOwn(o.item, 'content', o.content);
     }
-    if (o.header !== undefined) restore(o.item, o.header);
+    if (o.header !== undefined) restoreFields(o.item, o.header);
   }
 
   /** Adds a content part to the message item `key` of `role`, opening a new one when the key changes. */
@@ -725,7 +699,7 @@ class Writer {
 /** A copy of an object without this adapter's hints. */
 function withoutHints(obj: JsonObject): JsonObject {
   const out: JsonObject = {};
-  restore(out, obj);
+  restoreFields(out, obj);
   return out;
 }
 
@@ -765,7 +739,7 @@ function writeContentPart(
       // Output text from another format: annotations is a required field of output_text.
       if (pd === undefined && type === 'output_text') out.annotations = [];
     }
-    restore(out, pd);
+    restoreFields(out, pd);
     return out;
   }
   if (part.type === 'image' || part.type === 'document') {
@@ -800,7 +774,7 @@ function writeContentPart(
       else out.file_url = url!;
       if (typeof part.name === 'string') out.filename = part.name;
     }
-    restore(out, pd);
+    restoreFields(out, pd);
     return out;
   }
   if (part.type.startsWith(OPAQUE) && pd !== undefined) return withoutHints(pd);
@@ -821,7 +795,7 @@ function writeToolCall(part: Part, where: PartWhere, w: Writer): void {
   else if (pd?.$noName !== true) item.name = '';
   item.arguments =
     typeof part.arguments === 'string' ? part.arguments : objectToArguments(part.arguments ?? {});
-  restore(item, pd);
+  restoreFields(item, pd);
   w.addItem(item);
 }
 
@@ -858,7 +832,7 @@ function writeToolResult(part: Part, where: PartWhere, w: Writer): void {
     });
     item.output = out;
   }
-  restore(item, pd);
+  restoreFields(item, pd);
   w.addItem(item);
 }
 
@@ -875,7 +849,7 @@ function writeReasoning(part: Part, where: PartWhere, w: Writer): void {
   if (part.redacted !== undefined) w.lose(where, 'redacted reasoning');
   const text = typeof part.text === 'string' ? part.text : '';
   const item: JsonObject = { type: 'reasoning' };
-  restore(item, pd);
+  restoreFields(item, pd);
   if (typeof part.signature === 'string') item.encrypted_content = part.signature;
   // An edited text replaces the list it came from; an unchanged one keeps the list exactly.
   if (pd.$text === 'content') {
@@ -960,7 +934,7 @@ function writeMessage(m: Message, mi: number, w: Writer): void {
     if (header.id !== undefined) item.id = header.id;
     item.role = itemRole;
     item.content = header.$content === 'string' ? '' : [];
-    restore(item, header);
+    restoreFields(item, header);
     w.addItem(item);
   }
 }
@@ -1020,13 +994,8 @@ function write(conversation: Conversation, context?: unknown): WriteResult {
   if (rest?.model !== undefined) body.model = rest.model;
   if (instructions !== undefined) body.instructions = instructions;
   body.input = w.items;
-  // Request fields carry no hints: copied as they are, never over what the messages gave.
-  if (rest !== undefined)
-    for (const k of Object.keys(rest)) {
-      if (isHintKey(k)) continue;
-      const name = sourceKey(k);
-      if (!Object.hasOwn(body, name)) setOwn(body, name, rest[k]!);
-    }
+  // Request fields: copied as they are, never over what the messages gave.
+  restoreFields(body, rest);
   return { value: body, losses: w.losses };
 }
 

@@ -66,7 +66,7 @@ export function restOf(obj: JsonObject, known: readonly string[]): JsonObject | 
     if (known.includes(key)) continue;
     rest ??= {};
     // A source field named like a hint is kept escaped, so it is never read as one.
-    setOwn(rest, key.startsWith('$') ? `$${key}` : key, obj[key]!);
+    setOwn(rest, storedKey(key), obj[key]!);
   }
   return rest;
 }
@@ -77,6 +77,11 @@ export function restOf(obj: JsonObject, known: readonly string[]): JsonObject | 
  */
 export function isHintKey(key: string): boolean {
   return key.startsWith('$') && !key.startsWith('$$');
+}
+
+/** The key kept data holds a source field under (`$name` is kept as `$$name`). */
+export function storedKey(field: string): string {
+  return field.startsWith('$') ? `$${field}` : field;
 }
 
 /** The source field name of a key of kept data (`$$name` is the field `$name`). */

@@ -26,6 +26,7 @@ import {
   type PartWhere,
   isHintKey,
   sourceKey,
+  storedKey,
 } from './shared.js';
 
 /** What a read of a block-turn format hands to the write of the same format. */
@@ -197,7 +198,7 @@ export function assembleBody(
   const place = (key: string): void => {
     if (Object.hasOwn(body, key)) return;
     const v = Object.hasOwn(own, key) ? own[key] : undefined;
-    const stored = key.startsWith('$') ? `$${key}` : key;
+    const stored = storedKey(key);
     if (v !== undefined) setOwn(body, key, v);
     else if (kept !== undefined && Object.hasOwn(kept, stored)) setOwn(body, key, kept[stored]!);
   };
