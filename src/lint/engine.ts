@@ -7,7 +7,12 @@ import { analyzePairing, pairsCleanly, type Pairing } from '../core/pairing.js';
 import { detectFormat } from '../formats/detect.js';
 import type { ConversationFormat, ReadResult } from '../formats/format.js';
 import { formatByName } from '../formats/index.js';
-import { decodeUtf8, firstInvalidUtf8, kindFromName } from '../model/document.js';
+import {
+  decodeUtf8,
+  firstInvalidUtf8,
+  kindFromName,
+  startsWithUtf16Bom,
+} from '../model/document.js';
 import { SourceError } from '../model/errors.js';
 import { JsonParseError, parseJson, type JsonValue } from '../model/json.js';
 import { escapePointerToken, toPointer, valueAt } from '../model/pointer.js';
@@ -446,11 +451,6 @@ function lintJsonlBytes(bytes: Uint8Array, options: LintOptions): Finding[] {
   return sortFindings(findings);
 }
 
-/** True for bytes that start with a UTF-16 byte order mark (not UTF-8 anywhere, not even by line). */
-function startsUtf16(bytes: Uint8Array): boolean {
-  return (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
-}
-
 /** Lints a file's bytes: strict UTF-8, then JSON or JSONL (each line its own conversation). */
 export function lintBytes(file: string, bytes: Uint8Array, options: LintOptions): FileResult {
   let findings: Finding[];
@@ -460,7 +460,7 @@ export function lintBytes(file: string, bytes: Uint8Array, options: LintOptions)
     findings = kind === 'jsonl' ? lintJsonl(text, options) : lintText(text, options);
   } catch (e) {
     if (!(e instanceof SourceError)) throw e;
-    if (kind === 'jsonl' && !startsUtf16(bytes)) {
+    if (kind === 'jsonl' && !startsWithUtf16Bom(bytes)) {
       findings = lintJsonlBytes(bytes, options);
       return { file, findings, ...countFindings(findings) };
     }

@@ -7,7 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import { normalizeHistory, type RepairSelection } from '../core/normalize.js';
 import { dropSystemMessages, dropUnsafeMedia } from '../core/sanitize.js';
 import { mapConversations } from '../formats/conversations.js';
-import { readDocument, serializeDocument } from '../model/document.js';
+import { readDocument, serializeDocument, startsWithUtf16Bom } from '../model/document.js';
 import { ReadOnlyFormatError, SourceError } from '../model/errors.js';
 import type { Message } from '../model/types.js';
 import type { EnabledRules } from './engine.js';
@@ -84,7 +84,7 @@ export function fixBytes(
   plan: FixPlan,
   options: FixOptions,
 ): string | Uint8Array | null {
-  if (kind === 'jsonl' && !isUtf8(bytes) && !(bytes[0] === 0xff || bytes[0] === 0xfe))
+  if (kind === 'jsonl' && !isUtf8(bytes) && !startsWithUtf16Bom(bytes))
     return fixJsonlLines(bytes, plan, options);
   let doc;
   try {

@@ -76,9 +76,14 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   return -1;
 }
 
+/** True for bytes that start with a UTF-16 byte order mark: not UTF-8 anywhere, not even line by line. */
+export function startsWithUtf16Bom(bytes: Uint8Array): boolean {
+  return (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+}
+
 /** Decodes strict UTF-8; a BOM is stripped and reported. Throws {@link SourceError} with the position of a bad byte. */
 export function decodeUtf8(bytes: Uint8Array): { text: string; bom: boolean } {
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+  if (startsWithUtf16Bom(bytes)) {
     throw new SourceError(
       'not UTF-8: the file starts with a UTF-16 byte order mark; save it as UTF-8',
       {
