@@ -259,20 +259,17 @@ describe('lint --fix: only the fixes of enabled rules', () => {
 
 describe('lint --fix: exit code and untouched files', () => {
   it('exits 1 when unfixable errors remain, after applying the fixable ones', async () => {
-    const fixture = 'duplicate-call-id/invalid-id-reused';
+    const fixture = 'dangling-tool-call/invalid-shared-id-in-one-message-reported-once';
     const dir = folder();
     const expected = await reference('normalize', fixture, dir);
     const name = copyFixture(fixture, dir);
     const r = await lint(dir, ['--fix', name]);
     expect(r.code).toBe(1);
-    // The duplicate result was dropped; the shared call ids are left for a human.
+    // The dangling call got its result; the two calls sharing one id are left for a human.
     expect(read(dir, name)).toBe(expected);
-    expect(readConversation(dir, name).messages).toHaveLength(5);
-    expect(r.report.files[0]!.findings.map((f) => f.ruleId)).toEqual([
-      'duplicate-call-id',
-      'duplicate-call-id',
-    ]);
-    expect(r.report.errorCount).toBe(2);
+    expect(readConversation(dir, name).messages).toHaveLength(4);
+    expect(r.report.files[0]!.findings.map((f) => f.ruleId)).toEqual(['duplicate-call-id']);
+    expect(r.report.errorCount).toBe(1);
   });
 
   it('exits 0 when every error was fixed, with warnings left', async () => {

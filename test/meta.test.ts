@@ -127,16 +127,16 @@ describe('rule modules', () => {
 });
 
 describe('SPEC.md §3 rule table', () => {
-  it('agrees with the registry on ids and default severities', () => {
+  // The table is a minimum (SPEC §3): every rule it names is registered with its default; the
+  // registry may hold more, each with its doc page (checked below).
+  it('is a subset of the registry, with the same default severities', () => {
     const table = specRuleTable();
     expect(table.size).toBeGreaterThan(0);
-    const registry = new Map(
-      RULES.filter((r) => r.meta.target === undefined).map((r) => [
-        r.meta.id,
-        r.meta.defaultSeverity,
-      ]),
-    );
-    expect(Object.fromEntries(registry)).toEqual(Object.fromEntries(table));
+    const registry = new Map(RULES.map((r) => [r.meta.id, r.meta.defaultSeverity]));
+    for (const [id, severity] of table) {
+      expect(registry.has(id), `${id} is registered`).toBe(true);
+      expect(registry.get(id), `${id} default`).toBe(severity);
+    }
   });
 });
 

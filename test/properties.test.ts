@@ -100,6 +100,43 @@ function pairingRefs(messages: readonly Message[]): { calls: Ref[]; results: Ref
 
 const before = (a: Ref, b: Ref): boolean => a.pos < b.pos || (a.pos === b.pos && a.part < b.part);
 
+/** A call as pairing counts it: the first call of its id in its message, with the span it is open over. */
+interface Span {
+  call: Ref;
+  /** The next such call of the same id, which ends the span (absent: the span runs to the end). */
+  next?: Ref;
+  /** The results with its id inside the span, in order. */
+  results: Ref[];
+}
+
+/**
+ * SPEC §2.1 stated without a walk, as an oracle for the pairing index: each
+ * call (one per id per message) is open from itself to the next call of its
+ * id; the results of its id in that span are its answer (the first, or with
+ * keep-last the last) and duplicates; a result before every call of its id
+ * is before-call when such a call comes later, else an orphan.
+ */
+function spansOf(messages: readonly Message[]): { spans: Span[]; outside: Ref[] } {
+  const { calls, results } = pairingRefs(messages);
+  const counted = calls.filter(
+    (c, k) => !calls.slice(0, k).some((o) => o.id === c.id && o.pos === c.pos),
+  );
+  const spans: Span[] = counted.map((call) => ({
+    call,
+    next: counted.find((o) => o.id === call.id && before(call, o)),
+    results: [],
+  }));
+  const outside: Ref[] = [];
+  for (const r of results) {
+    const span = spans.find(
+      (s) => s.call.id === r.id && before(s.call, r) && (s.next === undefined || before(r, s.next)),
+    );
+    if (span === undefined) outside.push(r);
+    else span.results.push(r);
+  }
+  return { spans, outside };
+}
+
 /** Sorted by message index, then part index (then content index). */
 function expectInputOrder(
   list: { messageIndex: number; partIndex: number; contentIndex?: number }[],
@@ -129,6 +166,7 @@ describe('arbitraries', () => {
         for (const d of r.repair.dropped) seen.add(`drop:${d.reason}`);
         if (r.repair.synthesized.length > 0) seen.add('synthesized');
         if (r.repair.truncated.length > 0) seen.add('truncated');
+        for (const c of analyzePairing(messages).calls) if (c.idUse) seen.add(`id:${c.idUse}`);
       }),
       { numRuns: 500 },
     );
@@ -149,6 +187,10 @@ describe('arbitraries', () => {
       'drop:duplicate',
       'synthesized',
       'truncated',
+      'id:first',
+      'id:same-message',
+      'id:reopened',
+      'id:reused',
     ]) {
       expect(seen.has(want), want).toBe(true);
     }
@@ -184,25 +226,34 @@ describe('normalize', () => {
     );
   });
 
-  it('leaves every call with an id exactly one result after it, and every result its call before it', () => {
+  it('leaves every call with an id exactly one result in its span, and no result outside one', () => {
     fc.assert(
       fc.property(
         messagesArb(),
         fc.constantFrom('keep-first' as const, 'keep-last' as const),
         (input, duplicates) => {
           const { messages } = normalizeHistory(input, { duplicates });
-          const { calls, results } = pairingRefs(messages);
-          const firstCall = new Map<string, Ref>();
-          for (const c of calls) if (!firstCall.has(c.id)) firstCall.set(c.id, c);
-          for (const [id, call] of firstCall) {
-            const answers = results.filter((r) => r.id === id);
-            expect(answers, id).toHaveLength(1);
-            expect(before(call, answers[0]!), id).toBe(true);
-          }
-          for (const r of results) {
-            const call = firstCall.get(r.id);
-            expect(call, r.id).toBeDefined();
-            expect(before(call!, r)).toBe(true);
+          const { spans, outside } = spansOf(messages);
+          for (const s of spans) expect(s.results, s.call.id).toHaveLength(1);
+          expect(outside).toEqual([]);
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('never drops a result that answers a call, and keeps the one the option names', () => {
+    fc.assert(
+      fc.property(
+        messagesArb(),
+        fc.constantFrom('keep-first' as const, 'keep-last' as const),
+        (input, duplicates) => {
+          const { repair } = normalizeHistory(input, { duplicates });
+          const dropped = new Set(repair.dropped.map((d) => `${d.messageIndex}/${d.partIndex}`));
+          for (const s of spansOf(input).spans) {
+            if (s.results.length === 0) continue;
+            const kept = duplicates === 'keep-last' ? s.results.at(-1)! : s.results[0]!;
+            expect(dropped.has(`${kept.pos}/${kept.part}`)).toBe(false);
           }
         },
       ),
@@ -322,9 +373,8 @@ describe('normalize', () => {
     fc.assert(
       fc.property(messagesArb(), (input) => {
         const { repair } = normalizeHistory(input);
-        const { calls, results } = pairingRefs(input);
-        const firstCall = new Map<string, Ref>();
-        for (const c of calls) if (!firstCall.has(c.id)) firstCall.set(c.id, c);
+        const { spans, outside } = spansOf(input);
+        const { calls } = pairingRefs(input);
 
         expectInputOrder(repair.dropped);
         expectInputOrder(repair.truncated);
@@ -334,22 +384,21 @@ describe('normalize', () => {
           );
         }
 
-        // Reasons: no call at all, a call only later, or a second result.
-        const keptFor = new Set<string>();
-        const droppedAt = new Set(repair.dropped.map((d) => `${d.messageIndex}/${d.partIndex}`));
-        for (const r of results) {
-          const call = firstCall.get(r.id);
-          const key = `${r.pos}/${r.part}`;
-          const entry = repair.dropped.find((d) => `${d.messageIndex}/${d.partIndex}` === key);
-          if (call === undefined) expect(entry?.reason).toBe('orphan');
-          else if (before(r, call)) expect(entry?.reason).toBe('before-call');
-          else if (!droppedAt.has(key)) keptFor.add(r.id);
-          else expect(entry?.reason).toBe('duplicate');
-        }
-        // Every call id with no result after its first call, and only those, is synthesized once.
-        const unanswered = [...firstCall.values()].filter(
-          (c) => !results.some((r) => r.id === c.id && before(c, r)),
+        // Reasons: no call at all, a call only later, or a second result in one span.
+        const reasonAt = new Map(
+          repair.dropped.map((d) => [`${d.messageIndex}/${d.partIndex}`, d.reason]),
         );
+        const reasons = new Map<string, string>();
+        for (const r of outside)
+          reasons.set(
+            `${r.pos}/${r.part}`,
+            calls.some((c) => c.id === r.id) ? 'before-call' : 'orphan',
+          );
+        for (const s of spans)
+          for (const r of s.results.slice(1)) reasons.set(`${r.pos}/${r.part}`, 'duplicate');
+        expect(reasonAt).toEqual(reasons);
+        // Every call with no result in its span, and only those, is synthesized once, in order.
+        const unanswered = spans.filter((s) => s.results.length === 0).map((s) => s.call);
         expect(repair.synthesized.map((s) => s.callId)).toEqual(unanswered.map((c) => c.id));
         expect(repair.synthesized.map((s) => s.assistantIndex)).toEqual(
           unanswered.map((c) => c.pos),
@@ -380,7 +429,7 @@ describe('pairsCleanly', () => {
   const cleanByIndex = (messages: readonly Message[]): boolean => {
     const p = analyzePairing(messages);
     return (
-      p.calls.every((c) => c.id !== undefined && p.firstCallById.get(c.id) === c) &&
+      p.calls.every((c) => c.idUse === 'first') &&
       p.results.every((r) => r.status === 'answer') &&
       p.unanswered.length === 0
     );
@@ -621,12 +670,9 @@ function headFrom(body: readonly Message[], start: number): number {
       continue;
     }
     if (m.role === 'assistant') {
-      const rest = body.slice(start + 1);
-      const open = m.parts.some(
-        (p) =>
-          p.type === 'tool-call' &&
-          typeof p.id === 'string' &&
-          !rest.some((r) => r.parts.some((q) => q.type === 'tool-result' && q.callId === p.id)),
+      // Pairing in order: a call of the head message is answered when its span holds a result.
+      const open = spansOf(body.slice(start)).spans.some(
+        (s) => s.call.pos === 0 && s.results.length === 0,
       );
       if (open) {
         start++;

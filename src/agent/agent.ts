@@ -249,9 +249,10 @@ async function runAgent(
     streamedTurn = false;
     usage = addUsage(usage, response.usage);
     const reply = stamp({ ...response.message, role: 'assistant' });
-    // A call needs an id of its own to be paired with its result: a call without one (a few
-    // servers omit it), or with one the conversation already used (some reuse `call_0` every
-    // turn), gets a fresh one here; a repair would otherwise drop the second result.
+    // A call needs an id of its own: a call without one (a few servers omit it) cannot be
+    // paired, two calls of one reply with one id count as one call, and one the conversation
+    // already used (some servers reuse `call_0` every turn) pairs right in order but mixes up
+    // tools that pair by id alone (reused-call-id). Each gets a fresh id here.
     const used = callIds(full, added);
     reply.parts = reply.parts.map((p) => {
       if (p.type !== 'tool-call') return p;

@@ -74,29 +74,26 @@ export function buildTimeline(messages: readonly Message[]): TimelineMessage[] {
   const pairing = analyzePairing(messages);
   const pairs = new Map<string, Pick<TimelinePart, 'link' | 'mark' | 'call'>>();
   const key = (m: number, p: number): string => `${m}/${p}`;
-  const answerOf = new Map<string, PartRef>();
+  const ref = (r: { position: number; partIndex: number }): PartRef => ({
+    to: r.position,
+    part: r.partIndex,
+  });
   for (const r of pairing.results) {
-    const call = r.callId === undefined ? undefined : pairing.firstCallById.get(r.callId);
-    const callRef = call === undefined ? undefined : { to: call.position, part: call.partIndex };
-    if (r.status === 'answer') {
-      answerOf.set(r.callId!, { to: r.position, part: r.partIndex });
-      pairs.set(key(r.position, r.partIndex), { link: callRef! });
-    } else if (r.status === 'before-call' || r.status === 'duplicate') {
-      pairs.set(key(r.position, r.partIndex), { mark: r.status, call: callRef! });
-    } else {
-      pairs.set(key(r.position, r.partIndex), { mark: r.status });
-    }
+    if (r.status === 'answer') pairs.set(key(r.position, r.partIndex), { link: ref(r.call!) });
+    else if (r.status === 'before-call' || r.status === 'duplicate')
+      pairs.set(key(r.position, r.partIndex), { mark: r.status, call: ref(r.call!) });
+    else pairs.set(key(r.position, r.partIndex), { mark: r.status });
   }
   for (const c of pairing.calls) {
-    // Calls sharing an id count as one call (SPEC §2.1): each shows that call's result.
-    const answer = c.id === undefined ? undefined : answerOf.get(c.id);
+    // Calls sharing an id in one message count as one call (SPEC §2.1): each shows its result.
+    const answer = (c.idUse === 'same-message' ? c.earlier! : c).answer;
     pairs.set(
       key(c.position, c.partIndex),
       c.id === undefined
         ? { mark: 'unpairable' }
         : answer === undefined
           ? { mark: 'no-result' }
-          : { link: answer },
+          : { link: ref(answer) },
     );
   }
   return messages.map((m, i) => {

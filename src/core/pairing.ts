@@ -4,6 +4,15 @@
  */
 import type { Message } from '../model/types.js';
 
+/**
+ * How a call's id relates to the calls before it (SPEC §2.1): `first` (no
+ * earlier call has it), `same-message` (an earlier call of the same message
+ * has it: both count as that one call), `reopened` (the earlier call of the
+ * id was still unanswered: this call closes it as unanswered and takes its
+ * place), `reused` (the earlier call was answered: this is a new call).
+ */
+export type IdUse = 'first' | 'same-message' | 'reopened' | 'reused';
+
 /** A tool call found in a history. */
 export interface CallRef {
   /** The call's `id`, when it is a string. */
@@ -14,6 +23,15 @@ export interface CallRef {
   position: number;
   /** Index of the part in its message. */
   partIndex: number;
+  /** How its id relates to earlier calls; absent for a call without an id. */
+  idUse?: IdUse;
+  /**
+   * The earlier call its id points back to: the call of the same message it counts as
+   * (`same-message`), the call it closed unanswered (`reopened`), the answered call (`reused`).
+   */
+  earlier?: CallRef;
+  /** The kept result that answers it (only on calls that are not `same-message`). */
+  answer?: ResultRef;
 }
 
 /** Why a result is not kept. */
@@ -29,6 +47,11 @@ export interface ResultRef {
   partIndex: number;
   /** `answer` for the kept result of a call; otherwise why it cannot stay. */
   status: ResultStatus;
+  /**
+   * The call it concerns: the call it answers (`answer`), the answered call it repeats
+   * (`duplicate`), the first later call of its id (`before-call`).
+   */
+  call?: CallRef;
 }
 
 /** Options that change which result of several is kept. */
@@ -43,72 +66,169 @@ export interface Pairing {
   calls: CallRef[];
   /** Every tool result, in order, with its status. */
   results: ResultRef[];
-  /** The first call of each id, by id. */
-  firstCallById: Map<string, CallRef>;
-  /** First calls (one per id) that no kept result answers, in order. */
+  /**
+   * Calls that no kept result answers, in order: calls with an id, one per call as pairing
+   * counts them (not `same-message`), including those a `reopened` call closed.
+   */
   unanswered: CallRef[];
 }
 
-/** Builds the pairing index of a message array. */
+/**
+ * Builds the pairing index of a message array in one ordered walk (SPEC
+ * §2.1): a result answers the open call of its id, the call of that id made
+ * earlier that no result has answered yet.
+ */
 export function analyzePairing(
   messages: readonly Message[],
   options: PairingOptions = {},
 ): Pairing {
+  const keepLast = options.duplicates === 'keep-last';
   const calls: CallRef[] = [];
-  const firstCallById = new Map<string, CallRef>();
   const results: ResultRef[] = [];
+  /** The open call of each id. */
+  const open = new Map<string, CallRef>();
+  /** The latest answered call of each id: a result with no open call repeats its answer. */
+  const answered = new Map<string, CallRef>();
+  /** Results with no call of their id before them: before-call or orphan, told apart at the end. */
+  const early: ResultRef[] = [];
+  /** The first call of each id, for the early results. */
+  const firstCall = new Map<string, CallRef>();
   for (let pos = 0; pos < messages.length; pos++) {
     const parts = messages[pos]!.parts;
+    /** The call each id has in this message, when there are several calls. */
+    let inMessage: Map<string, CallRef> | undefined;
     for (let j = 0; j < parts.length; j++) {
       const part = parts[j]!;
       if (part.type === 'tool-call') {
         const call: CallRef = { position: pos, partIndex: j };
-        if (typeof part.id === 'string') call.id = part.id;
-        if (typeof part.name === 'string') call.name = part.name;
         calls.push(call);
-        if (call.id !== undefined && !firstCallById.has(call.id)) firstCallById.set(call.id, call);
+        if (typeof part.name === 'string') call.name = part.name;
+        if (typeof part.id !== 'string') continue;
+        const id = part.id;
+        call.id = id;
+        const same = inMessage?.get(id);
+        if (same !== undefined) {
+          call.idUse = 'same-message';
+          call.earlier = same;
+          continue;
+        }
+        (inMessage ??= new Map()).set(id, call);
+        const before = open.get(id) ?? answered.get(id);
+        if (before === undefined) {
+          call.idUse = 'first';
+          firstCall.set(id, call);
+        } else {
+          call.idUse = before.answer === undefined ? 'reopened' : 'reused';
+          call.earlier = before;
+        }
+        open.set(id, call);
       } else if (part.type === 'tool-result') {
         const result: ResultRef = { position: pos, partIndex: j, status: 'unpairable' };
-        if (typeof part.callId === 'string') result.callId = part.callId;
         results.push(result);
+        if (typeof part.callId !== 'string') continue;
+        const id = part.callId;
+        result.callId = id;
+        const call = open.get(id);
+        if (call !== undefined) {
+          result.status = 'answer';
+          result.call = call;
+          call.answer = result;
+          open.delete(id);
+          answered.set(id, call);
+          continue;
+        }
+        const done = answered.get(id);
+        if (done === undefined) {
+          early.push(result);
+          continue;
+        }
+        result.call = done;
+        if (keepLast) {
+          done.answer!.status = 'duplicate';
+          result.status = 'answer';
+          done.answer = result;
+        } else result.status = 'duplicate';
       }
     }
   }
-
-  // Results that come after the first call with their id compete to answer it: one is kept.
-  const keepLast = options.duplicates === 'keep-last';
-  const kept = new Map<string, ResultRef>();
-  for (const r of results) {
-    if (r.callId === undefined) continue;
-    const call = firstCallById.get(r.callId);
-    if (call === undefined) {
-      r.status = 'orphan';
-    } else if (
-      call.position > r.position ||
-      (call.position === r.position && call.partIndex > r.partIndex)
-    ) {
+  for (const r of early) {
+    const later = firstCall.get(r.callId!);
+    if (later === undefined) r.status = 'orphan';
+    else {
       r.status = 'before-call';
-    } else {
-      const earlier = kept.get(r.callId);
-      if (earlier === undefined) {
-        r.status = 'answer';
-        kept.set(r.callId, r);
-      } else if (keepLast) {
-        earlier.status = 'duplicate';
-        r.status = 'answer';
-        kept.set(r.callId, r);
-      } else {
-        r.status = 'duplicate';
+      r.call = later;
+    }
+  }
+  const unanswered: CallRef[] = [];
+  for (const call of calls) {
+    if (call.idUse !== undefined && call.idUse !== 'same-message' && call.answer === undefined)
+      unanswered.push(call);
+  }
+  return { calls, results, unanswered };
+}
+
+/**
+ * True when every call of the message at `position` is answered in a window
+ * of `messages` that starts there (trim's head rule, SPEC §2.3): walking from
+ * that message, the next use of each of its ids (after the message's own
+ * calls of that id) is a result, not a call that would close it unanswered.
+ * Built once per history; each question costs a binary search per call.
+ */
+export class WindowAnswers {
+  /** Per id, its uses in order: position * 2 + 1 for a result, position * 2 for a call. */
+  private readonly uses = new Map<string, number[]>();
+
+  constructor(private readonly messages: readonly Message[]) {
+    for (let pos = 0; pos < messages.length; pos++) {
+      for (const part of messages[pos]!.parts) {
+        const id =
+          part.type === 'tool-call'
+            ? part.id
+            : part.type === 'tool-result'
+              ? part.callId
+              : undefined;
+        if (typeof id !== 'string') continue;
+        let list = this.uses.get(id);
+        if (list === undefined) this.uses.set(id, (list = []));
+        list.push(pos * 2 + (part.type === 'tool-result' ? 1 : 0));
       }
     }
   }
 
-  // First calls are in the map in the order they appear, so this list is in input order.
-  const unanswered: CallRef[] = [];
-  for (const call of firstCallById.values()) {
-    if (!kept.has(call.id!)) unanswered.push(call);
+  /** True when each call with an id in message `position` is answered after it. */
+  callsAnswered(position: number): boolean {
+    const parts = this.messages[position]!.parts;
+    // Calls sharing an id in one message are one call: the first of them is asked about.
+    const asked = new Set<string>();
+    for (let j = 0; j < parts.length; j++) {
+      const part = parts[j]!;
+      if (part.type !== 'tool-call' || typeof part.id !== 'string' || asked.has(part.id)) continue;
+      asked.add(part.id);
+      if (!this.answeredAfter(part.id, position, j)) return false;
+    }
+    return true;
   }
-  return { calls, results, firstCallById, unanswered };
+
+  private answeredAfter(id: string, position: number, partIndex: number): boolean {
+    // A result inside the call's own message (a provider-executed call) answers it when it comes
+    // after the call; other calls of the id in the message are the same call.
+    const parts = this.messages[position]!.parts;
+    for (let j = partIndex + 1; j < parts.length; j++) {
+      const p = parts[j]!;
+      if (p.type === 'tool-result' && p.callId === id) return true;
+    }
+    const list = this.uses.get(id)!;
+    // The first use in a later message.
+    let lo = 0;
+    let hi = list.length;
+    const after = position * 2 + 2;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]! < after) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < list.length && list[lo]! % 2 === 1;
+  }
 }
 
 /** Above this many calls, {@link pairsCleanly} does not look (its search is quadratic). */

@@ -3,6 +3,7 @@
  * the cut past anything that cannot open a request (SPEC §2.3).
  */
 import type { Message } from '../model/types.js';
+import { WindowAnswers } from './pairing.js';
 import { messageTokens, type TokenCounter } from './tokens.js';
 
 /** What a trim kept and removed (SPEC §5.3). */
@@ -51,31 +52,20 @@ function leadingSystemCount(messages: readonly Message[], keepSystem: boolean | 
 
 /**
  * Moves `start` past tool messages and past assistant messages whose calls
- * are not all answered inside the window `body[start..]`.
+ * are not all answered inside the window `body[start..]` (pairing in order,
+ * SPEC §2.1: a later call that reuses an id does not answer an earlier one).
  */
 function applyHeadRule(body: readonly Message[], start: number): number {
-  // The last position of a result for each call id, so each head check is O(parts).
-  const lastResult = new Map<string, number>();
-  for (let pos = start; pos < body.length; pos++) {
-    for (const part of body[pos]!.parts) {
-      if (part.type === 'tool-result' && typeof part.callId === 'string')
-        lastResult.set(part.callId, pos);
-    }
-  }
+  let answers: WindowAnswers | undefined;
   while (start < body.length) {
     const m = body[start]!;
     if (m.role === 'tool') {
       start++;
       continue;
     }
-    if (m.role === 'assistant') {
-      const cut = m.parts.some(
-        (p) =>
-          p.type === 'tool-call' &&
-          typeof p.id === 'string' &&
-          !((lastResult.get(p.id) ?? -1) > start),
-      );
-      if (cut) {
+    if (m.role === 'assistant' && m.parts.some((p) => p.type === 'tool-call')) {
+      answers ??= new WindowAnswers(body);
+      if (!answers.callsAnswered(start)) {
         start++;
         continue;
       }

@@ -1,6 +1,8 @@
 /**
- * duplicate-call-id: two calls share one id, so their results cannot be
- * told apart (pairing treats them as one call).
+ * duplicate-call-id: two calls with one id are unanswered at once (SPEC
+ * §2.1), so a result cannot say which of them it answers: calls sharing an
+ * id in one message count as one call, and a call that reuses the id of a
+ * call still unanswered closes that call without a result.
  */
 import { defineRule } from './rule.js';
 
@@ -8,23 +10,24 @@ import { defineRule } from './rule.js';
 export default defineRule({
   meta: {
     id: 'duplicate-call-id',
-    description: 'Two tool calls share one id.',
+    description: 'Two tool calls with one id are unanswered at once.',
     defaultSeverity: 'error',
     fixable: false,
     messages: {
-      duplicate: 'tool call id "{id}" is already used by a call in message {firstIndex}',
+      sameMessage:
+        'tool call id "{id}" is already used by another call of this message (part {firstPart}); both count as one call',
+      stillOpen:
+        'tool call id "{id}" is already used by the call in message {firstIndex}, which has no result yet; that call is left unanswered',
     },
   },
   check(subject, ctx) {
     if (subject.pairsCleanly()) return;
-    const pairing = subject.pairing();
-    for (const call of pairing.calls) {
-      if (call.id === undefined) continue;
-      const first = pairing.firstCallById.get(call.id)!;
-      if (first === call) continue;
+    for (const call of subject.pairing().calls) {
+      if (call.idUse !== 'same-message' && call.idUse !== 'reopened') continue;
+      const earlier = call.earlier!;
       ctx.report({
-        messageId: 'duplicate',
-        data: { id: call.id, firstIndex: first.position },
+        messageId: call.idUse === 'same-message' ? 'sameMessage' : 'stillOpen',
+        data: { id: call.id!, firstIndex: earlier.position, firstPart: earlier.partIndex },
         messageIndex: call.position,
         partIndex: call.partIndex,
       });

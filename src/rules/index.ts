@@ -15,6 +15,7 @@ import notAConversation from './not-a-conversation.js';
 import orphanToolResult from './orphan-tool-result.js';
 import parseError from './parse-error.js';
 import resultBeforeCall from './result-before-call.js';
+import reusedCallId from './reused-call-id.js';
 import type { Rule } from './rule.js';
 import schema from './schema.js';
 import systemMessage from './system-message.js';
@@ -66,6 +67,7 @@ export const RULES: readonly Rule[] = [
   resultBeforeCall,
   duplicateToolResult,
   duplicateCallId,
+  reusedCallId,
   missingCallId,
   truncatedArguments,
   unsafeUrl,

@@ -15,10 +15,9 @@ export default defineRule({
   },
   check(subject, ctx) {
     if (subject.pairsCleanly()) return;
-    const pairing = subject.pairing();
-    for (const r of pairing.results) {
+    for (const r of subject.pairing().results) {
       if (r.status !== 'before-call') continue;
-      const call = pairing.firstCallById.get(r.callId!)!;
+      const call = r.call!;
       ctx.report({
         messageId: 'early',
         data: { id: r.callId!, callIndex: call.position },
