@@ -270,6 +270,22 @@ interface Group {
   indices: number[];
   role: string;
   messageId?: string;
+  /** A user event of tool results only (no typed prompt). */
+  results?: boolean;
+}
+
+/**
+ * The assistant group of `messageId` that a later event of that id joins: the last group, or an
+ * earlier one when only tool-result events were logged after it.
+ */
+function openMessage(groups: readonly Group[], messageId: string | undefined): Group | undefined {
+  if (messageId === undefined) return undefined;
+  for (let k = groups.length - 1; k >= 0; k--) {
+    const g = groups[k]!;
+    if (g.role === 'assistant') return g.messageId === messageId ? g : undefined;
+    if (!g.results) return undefined;
+  }
+  return undefined;
 }
 
 function readClaudeCode(value: JsonValue) {
@@ -311,19 +327,17 @@ function readClaudeCode(value: JsonValue) {
     const message = e.message as JsonObject;
     const role = message.role === 'user' || message.role === 'assistant' ? message.role : e.type;
     const messageId = typeof message.id === 'string' ? message.id : undefined;
-    const last = groups[groups.length - 1];
-    // One API message is logged as one event per content block.
-    if (
-      role === 'assistant' &&
-      messageId !== undefined &&
-      last?.role === 'assistant' &&
-      last.messageId === messageId
-    ) {
-      last.indices.push(i);
+    // One API message is logged as one event per content block, and the results of its first
+    // calls may be logged between its blocks (Claude Code runs a tool while the rest streams).
+    // Claude Code sends it as one assistant message followed by the results: so is it read.
+    const owner = role === 'assistant' ? openMessage(groups, messageId) : undefined;
+    if (owner !== undefined) {
+      owner.indices.push(i);
       return;
     }
     const group: Group = { indices: [i], role: role as string };
     if (messageId !== undefined) group.messageId = messageId;
+    if (role === 'user' && !isPrompt(e)) group.results = true;
     groups.push(group);
   });
 
@@ -363,6 +377,7 @@ export const claudeCodeFormat: ConversationFormat = {
   description:
     'Claude Code session logs (read only): the events of a session JSONL file, or a {"loglines": [...]} export',
   readOnly: true,
+  target: 'anthropic',
   detect: detectClaudeCode,
   read(value) {
     const { conversation, context, located, base } = readClaudeCode(value);

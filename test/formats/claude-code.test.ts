@@ -140,9 +140,11 @@ describe('claude-code corpus', () => {
   it('reads spotter__tool_heavy.jsonl in event order, merging one API message', () => {
     const read = claudeCodeFormat.read(loadSession('spotter__tool_heavy.jsonl'));
     expect(eventOutline(read)).toBe(
-      'u3 a4 t10 a11,12 t16 u17 u19 u20 u21 u25 a26,27,28,29 t31 t32 a33 t35 a36 t37 u38',
+      'u3 a4 t10 a11,12 t16 u17 u19 u20 u21 u25 a26,27,28,29 t31 t32 a33,36 t35 t37 u38',
     );
     // Parallel results are siblings of the calls in the parentUuid tree; both stay, in file order.
+    // Event 36 continues API message 33 after the result of its first call (35) was logged: it
+    // joins that message, and the result follows it, as Claude Code sends them.
     const calls = read.conversation.messages[10]!.parts.filter((p) => p.type === 'tool-call');
     expect(calls.map((p) => p.id)).toEqual([
       'toolu_01DKTWcKpZ2ksZQmoKKfxiw6',
@@ -153,7 +155,7 @@ describe('claude-code corpus', () => {
   it('reads spotter__subagent.jsonl in event order, merging one API message', () => {
     const read = claudeCodeFormat.read(loadSession('spotter__subagent.jsonl'));
     expect(eventOutline(read)).toBe(
-      'u3 u4 a5,6,7,8,9,10,11 t12 t13 t14 t15 a16,17,18 t20 a21 t22 a23 t25 a26,27,28 t29 ' +
+      'u3 u4 a5,6,7,8,9,10,11 t12 t13 t14 t15 a16,17,18,21 t20 t22 a23 t25 a26,27,28 t29 ' +
         'a30,31,32 t33 a34,35 t55 a56,57 t65 a66 t67 u68 u70 a71 t75 a76,80 t81 t85 a86 t90 a91',
     );
     // The merged message keeps each event's identity, in order.
