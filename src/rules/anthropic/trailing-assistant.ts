@@ -3,7 +3,9 @@
  * message asks the model to continue it (a prefill), which models without
  * prefill support reject; a final assistant text must not end with
  * whitespace (providers.md §3, "Roles" and "Empty content"). A stored
- * history usually gets a new user message before it is sent, so this warns.
+ * history usually gets a new user message before it is sent, so this warns;
+ * a Claude Code session always does (it is resumed with a new prompt), so it
+ * is not reported there.
  */
 import { defineRule } from '../rule.js';
 import { lastNonSystem } from '../targets.js';
@@ -24,6 +26,7 @@ export default defineRule({
     },
   },
   check(subject, ctx) {
+    if (subject.format === 'claude-code') return;
     const i = lastNonSystem(subject.messages);
     const m = subject.messages[i];
     if (m === undefined || m.role !== 'assistant') return;
