@@ -2,11 +2,13 @@
 /**
  * `npm run corpus`: proof against reality. Lints every recorded provider
  * exchange of the shared corpus (`<corpus>/<folder>/pydantic-ai__*.jsonl`,
- * one request per line with the provider's verdict) with the built CLI,
+ * one request per line with the provider's verdict) with the built CLI as a
+ * user would, the format detected and the target its provider (`auto`):
  *
- *   node bin/histlint.js lint --pointer /request --from P --target P --format json
+ *   node bin/histlint.js lint --pointer /request --format json
  *
- * and prints a summary per provider: accepted records with no error, and
+ * checks that each file was read as the folder's provider, and prints a
+ * summary per provider: accepted records with no error, and
  * rejected records caught. Exits 1 on a false positive (an error on a
  * record the provider accepted, other than the trust-rule errors listed in
  * scripts/corpus-expectations.json) or a miss (a rejection the history
@@ -50,20 +52,7 @@ for (const { folder, target } of expectations.folders) {
   const files = readdirSync(dir)
     .filter((f) => f.startsWith('pydantic-ai__') && f.endsWith('.jsonl'))
     .sort();
-  const args = [
-    CLI,
-    'lint',
-    '--pointer',
-    '/request',
-    '--from',
-    target,
-    '--target',
-    target,
-    '--format',
-    'json',
-    '--no-color',
-    ...files,
-  ];
+  const args = [CLI, 'lint', '--pointer', '/request', '--format', 'json', '--no-color', ...files];
   const run = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 });
   if (run.status !== 0 && run.status !== 1) {
     fail(`${folder}: histlint exited ${run.status}: ${run.stderr.trim()}`);
@@ -78,9 +67,15 @@ for (const { folder, target } of expectations.folders) {
     lines.push(`  FAIL ${where}: ${text}`);
   };
 
+  const targetOf = new Map(report.files.map((f) => [f.file, f.target]));
   for (const file of files) {
     const all = findingsOf.get(file);
     if (all === undefined) fail(`${folder}/${file} is missing from the report`);
+    if (targetOf.get(file) !== target)
+      complain(
+        `${folder}/${file}`,
+        `checked against ${JSON.stringify(targetOf.get(file))}, not ${target}`,
+      );
     readFileSync(path.join(dir, file), 'utf8')
       .split('\n')
       .forEach((text, k) => {

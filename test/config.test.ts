@@ -272,7 +272,9 @@ describe('an invalid config is one readable line and exit 2', () => {
     [
       'bad target',
       '{"target": "openai"}',
-      ['config.target: expected one of openai-chat|openai-responses|anthropic|gemini|bedrock'],
+      [
+        'config.target: expected one of auto|none|openai-chat|openai-responses|anthropic|gemini|bedrock',
+      ],
     ],
     ['an array', '[]', ['config: expected object']],
     [

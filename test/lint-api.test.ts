@@ -31,16 +31,35 @@ describe('lintConversation', () => {
     expect(findings.map((f) => [f.ruleId, f.severity])).toEqual([['system-message', 'warn']]);
   });
 
-  it("switches on a target's rules only with the target", () => {
-    expect([...resolveRules({}).keys()].some((id) => id.includes('/'))).toBe(false);
-    expect(
-      [...resolveRules({}, 'anthropic').keys()]
-        .filter((id) => id.includes('/'))
-        .every((id) => id.startsWith('anthropic/')),
-    ).toBe(true);
-    expect(
-      [...resolveRules({}, 'anthropic').keys()].some((id) => id.startsWith('anthropic/')),
-    ).toBe(true);
+  it("checks a provider's rules only under its target: the file's own by default", () => {
+    // A tool message after a user message: OpenAI rejects it, histlint's pairing accepts it.
+    const chat = JSON.stringify([
+      { role: 'user', content: 'hi' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'x', type: 'function', function: { name: 'f', arguments: '{}' } }],
+      },
+      { role: 'user', content: 'well?' },
+      { role: 'tool', tool_call_id: 'x', content: 'ok' },
+    ]);
+    const ids = (options: Parameters<typeof lintConversation>[1]): string[] =>
+      lintConversation(chat, options).map((f) => f.ruleId);
+    const rejected = ['openai-chat/tool-results-adjacent', 'openai-chat/tool-message-after-call'];
+    expect(ids({})).toEqual(rejected);
+    expect(ids({ target: 'auto' })).toEqual(rejected);
+    expect(ids({ target: 'none' })).toEqual([]);
+    // A v1 history has no provider of its own: only a forced target checks one.
+    const v1 = JSON.stringify({
+      version: 1,
+      messages: [{ role: 'assistant', parts: [{ type: 'text', text: '' }] }],
+    });
+    expect(lintConversation(v1).map((f) => f.ruleId)).toEqual([]);
+    expect(lintConversation(v1, { target: 'anthropic' }).map((f) => f.ruleId)).toContain(
+      'anthropic/empty-text',
+    );
+    // The rules that may run include every provider's; the target picks among them.
+    expect([...resolveRules({}).keys()].some((id) => id.startsWith('anthropic/'))).toBe(true);
   });
 
   it('reads any supported format', () => {

@@ -261,6 +261,7 @@ describe('output', () => {
       files: [
         {
           file: 'a.json',
+          target: null,
           findings: [
             {
               ruleId: 'dangling-tool-call',
@@ -274,9 +275,10 @@ describe('output', () => {
             },
           ],
         },
-        { file: 'b.json', findings: [] },
+        { file: 'b.json', target: null, findings: [] },
         {
           file: 'c.json',
+          target: null,
           findings: [
             {
               ruleId: 'empty-message',

@@ -98,7 +98,7 @@ describe('lint --fix: pairing', () => {
       const r = await lint(dir, ['--fix', name]);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
-      expect(r.report.files).toEqual([{ file: name, findings: [] }]);
+      expect(r.report.files).toEqual([{ file: name, target: null, findings: [] }]);
       expect(read(dir, name)).toBe(expected);
 
       // Linting the result again finds nothing and changes nothing.

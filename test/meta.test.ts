@@ -172,7 +172,11 @@ describe('rule docs', () => {
         expect(incorrect, 'an Incorrect json block').toBeDefined();
         expect(correct, 'a Correct json block').toBeDefined();
         const lint = (text: string) =>
-          lintBytes(`${id}.json`, Buffer.from(text, 'utf8'), { rules: rulesFor(rule) }).findings;
+          lintBytes(`${id}.json`, Buffer.from(text, 'utf8'), {
+            rules: rulesFor(rule),
+            // As `histlint lint` checks the page's examples: a provider rule under its target.
+            target: rule.meta.target ?? 'auto',
+          }).findings;
         expect(lint(incorrect!).filter((f) => f.ruleId === id).length).toBeGreaterThan(0);
         // The correct example is clean under every rule at its default.
         expect(lint(correct!)).toEqual([]);

@@ -67,7 +67,7 @@ describe('rule fixtures', () => {
           expect(['off', 'warn', 'error']).toContain(severity);
         }
         if (options.target !== undefined) expect(TARGETS).toContain(options.target);
-        // A provider rule runs only under its target.
+        // A provider rule runs only under its target: each case names it (whatever its format).
         expect(options.target, 'options.json "target"').toBe(ruleById(c.ruleId)!.meta.target);
       });
 

@@ -243,7 +243,7 @@ function sanitizeInResult(part: Part): { unsafe: UnsafePart[]; messages: Message
     },
   ];
   const { messages, report } = sanitizeHistory(history);
-  expect(report.repair).toEqual({ synthesized: [], dropped: [], truncated: [] });
+  expect(report.repair).toEqual({ synthesized: [], dropped: [], truncated: [], moved: [] });
   return { unsafe: report.unsafeParts, messages };
 }
 

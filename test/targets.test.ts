@@ -136,8 +136,8 @@ function records(folder: string): CorpusRecord[] {
 
 /** Lints one record as `histlint lint --target <target> --pointer /request` does. */
 function lintRecord(f: Folder, record: CorpusRecord): Finding[] {
-  const rules = new SeverityResolver({}, ROOT, new Map(), f.target).forFile(undefined);
-  return lintText(record.text, { rules, pointer: ['request'] });
+  const rules = new SeverityResolver({}, ROOT, new Map()).forFile(undefined);
+  return lintText(record.text, { rules, pointer: ['request'], target: f.target });
 }
 
 /** What the target rules found on the records of one folder. */

@@ -5,7 +5,7 @@
 import { promises as fs, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadCliConfig } from './config.js';
-import { FORMAT_NAMES, TARGETS } from '../config/names.js';
+import { FORMAT_NAMES, TARGET_CHOICES } from '../config/names.js';
 import type { Config } from '../config/schema.js';
 import { countFindings, lintBytes, type EnabledRules, type FileResult } from '../lint/engine.js';
 import { runTasks, startPool, type LintPool } from '../lint/pool.js';
@@ -27,8 +27,7 @@ import { kindFromName } from '../model/document.js';
 import { describeFsError } from '../model/errors.js';
 import { REPORTERS } from '../reporters/index.js';
 import type { LintResults } from '../reporters/types.js';
-import { RULES, ruleById, ruleDocsUrl } from '../rules/index.js';
-import type { Severity } from '../rules/rule.js';
+import { RULES, ruleDocsUrl } from '../rules/index.js';
 import { colorLevel } from './color.js';
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
 import {
@@ -44,6 +43,7 @@ import {
   type Io,
 } from './io.js';
 import { pointerTokens } from './options.js';
+import { parseRuleFlags } from './rule-flags.js';
 import { packageVersion } from './package-info.js';
 
 /** The flags of `histlint lint`. */
@@ -68,18 +68,6 @@ export interface LintFlags {
   progress?: boolean;
 }
 
-function parseRuleFlags(values: readonly string[]): Map<string, Severity> {
-  const out = new Map<string, Severity>();
-  for (const v of values) {
-    const m = /^([^=]+)=(off|warn|error)$/.exec(v.trim());
-    if (m === null) throw new UsageError(`--rule "${v}": expected ID=off|warn|error`);
-    if (ruleById(m[1]!) === undefined)
-      throw new UsageError(`--rule "${v}": unknown rule "${m[1]}" (see "histlint rules")`);
-    out.set(m[1]!, m[2] as Severity);
-  }
-  return out;
-}
-
 function checkChoice(name: string, value: string | undefined, allowed: readonly string[]): void {
   if (value !== undefined && !allowed.includes(value)) {
     throw new UsageError(`${name}: expected one of ${allowed.join('|')}, got "${value}"`);
@@ -96,8 +84,8 @@ export async function runLint(
   const config: Config = loaded.config;
   const format = flags.format ?? config.format ?? 'stylish';
   checkChoice('--format', format, FORMAT_NAMES);
-  const target = flags.target ?? config.target;
-  checkChoice('--target', target, TARGETS);
+  const target = flags.target ?? config.target ?? 'auto';
+  checkChoice('--target', target, TARGET_CHOICES);
   const cliRules = parseRuleFlags(flags.rule ?? []);
   const pointerText = flags.pointer ?? config.pointer;
   const pointer = pointerTokens(pointerText);
@@ -152,7 +140,7 @@ export async function runLint(
     // The report never replaces an input (one run's report, linted by the next, is one).
     if (flags.outputFile !== undefined)
       new InputPaths(inputs).refuseOutput(io, '-o', flags.outputFile);
-    const resolver = new SeverityResolver(config, loaded.dir, cliRules, target);
+    const resolver = new SeverityResolver(config, loaded.dir, cliRules);
     if (flags.shard !== undefined) {
       const shard = parseShard(flags.shard);
       if (shard === null)
@@ -176,7 +164,7 @@ export async function runLint(
       const key = kind ?? '';
       let o = byKind.get(key);
       if (o === undefined) {
-        o = { rules: [...rules], pointer, leavePending };
+        o = { rules: [...rules], pointer, leavePending, target };
         if (from !== undefined) o.from = from;
         if (kind !== undefined) o.kind = kind;
         byKind.set(key, o);

@@ -7,7 +7,7 @@ import { normalizeHistory, type HistoryRepair, type NormalizeOptions } from '../
 import { sanitizeHistory, type SanitizeReport } from '../core/sanitize.js';
 import { budgetHistory, trimHistory, type TrimReport } from '../core/trim.js';
 import type { TokenCounter } from '../core/tokens.js';
-import type { ConversationFormat, Loss } from '../formats/format.js';
+import { targetFor, type ConversationFormat, type Loss } from '../formats/format.js';
 import type { Message } from '../model/types.js';
 import { terminalSafe } from '../reporters/terminal.js';
 
@@ -16,6 +16,14 @@ export interface OperationOutcome {
   messages: Message[];
   report: object;
   changed: boolean;
+  /** For normalize: the provider target it repaired for (`null`: none), named in the report entry. */
+  target?: string | null;
+}
+
+/** What the command line settles for every conversation of a run (flags over the config). */
+export interface OperationSettings {
+  /** `--target` or the config's `target`: `auto`, `none` or a provider. */
+  target: string;
 }
 
 /** An operation the transform pipeline runs on every conversation. */
@@ -25,7 +33,11 @@ export interface Operation {
   /** The key of the operation's object in a JSON report entry. */
   reportKey: 'repair' | 'sanitize' | 'trim' | 'convert';
   /** Runs the operation; throws `TrimError` to refuse a conversation. */
-  apply(messages: Message[], format: ConversationFormat): OperationOutcome;
+  apply(
+    messages: Message[],
+    format: ConversationFormat,
+    settings: OperationSettings,
+  ): OperationOutcome;
   /** For convert: the format every conversation is written in. */
   to?: ConversationFormat;
   /** For convert: write even what the target cannot express fully. */
@@ -90,14 +102,15 @@ export function describeRepair(
   return { summary: counts.join(', '), details: details.map((d) => d[1]) };
 }
 
-/** The normalize operation. */
+/** The normalize operation, for the provider target the settings name for each conversation. */
 export function normalizeOperation(options: NormalizeOptions): Operation {
   return {
     name: 'normalize',
     reportKey: 'repair',
-    apply(messages) {
+    apply(messages, format, settings) {
+      const provider = targetFor(settings.target, format);
       const r = normalizeHistory(messages, options);
-      return { messages: r.messages, report: r.repair, changed: r.changed };
+      return { messages: r.messages, report: r.repair, changed: r.changed, target: provider };
     },
     describe(report, chalk) {
       return describeRepair(report as HistoryRepair, chalk);

@@ -2,6 +2,7 @@
  * Options shared by several commands, and argument parsers.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { TARGET_CHOICES } from '../config/names.js';
 import { FROM_CHOICES } from '../formats/names.js';
 import { parsePointer } from '../model/pointer.js';
 import { UsageError } from './exit-codes.js';
@@ -90,6 +91,17 @@ export function duplicatesOption(): Option {
   return new Option('--duplicates <which>', 'which of several results for one call to keep')
     .choices(['keep-first', 'keep-last'])
     .default('keep-first');
+}
+
+/**
+ * `--target`: whose acceptance rules to check (and, for the repair commands, to repair for). No
+ * default here, so the config's `target` applies when the flag is absent; both default to `auto`.
+ */
+export function targetOption(): Option {
+  return new Option(
+    '--target <provider>',
+    "check the provider's acceptance rules: auto (the file's own provider, the default), none, or a provider",
+  ).choices(TARGET_CHOICES);
 }
 
 /** The `--pointer` value as tokens (none: the document itself); a malformed pointer is a usage error. */

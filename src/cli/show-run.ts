@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { loadCliConfig } from './config.js';
 import { detectFormat } from '../formats/detect.js';
+import { targetFor } from '../formats/format.js';
 import { countFindings, lintBytes, lintText, type Finding } from '../lint/engine.js';
 import { eventLogOf } from '../formats/conversations.js';
 import { SeverityResolver } from '../lint/severity.js';
@@ -17,6 +18,7 @@ import { chalkFor } from './color.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
 import { expandInputs, print, readInput, type Io } from './io.js';
 import { pointerTokens } from './options.js';
+import { parseRuleFlags } from './rule-flags.js';
 import { terminalSafe } from './terminal-text.js';
 import {
   buildTimeline,
@@ -35,6 +37,10 @@ export interface ShowFlags {
   line?: number;
   width?: number;
   format?: 'text' | 'json';
+  /** `--target` (default: the config's `target`, else `auto`). */
+  target?: string;
+  /** `--rule ID=severity` flags. */
+  rule?: string[];
 }
 
 /** One conversation as `show --format json` prints it. */
@@ -44,6 +50,8 @@ export interface ShownConversation {
   line?: number;
   /** The format it was read as. */
   format: string;
+  /** The provider whose acceptance rules were checked (`null`: none). */
+  target: string | null;
   messages: TimelineMessage[];
   /** As in the lint JSON report (SPEC §5.3). */
   findings: Finding[];
@@ -56,6 +64,7 @@ interface Shown {
   file: string;
   line?: number;
   format: string;
+  target: string | null;
   messages: readonly Message[];
   findings: Finding[];
 }
@@ -90,12 +99,12 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
   const loaded = await loadCliConfig(io.cwd, flags.config);
   const pointer = pointerTokens(flags.pointer ?? loaded.config.pointer);
   const from = flags.from ?? loaded.config.from;
+  const targetChoice = flags.target ?? loaded.config.target ?? 'auto';
   // Standard input is matched against the config's overrides by its --stdin-filename, as lint does.
   const rules = new SeverityResolver(
     loaded.config,
     loaded.dir,
-    new Map(),
-    loaded.config.target,
+    parseRuleFlags(flags.rule ?? []),
   ).forFile(
     input.absolute ??
       (flags.stdinFilename === undefined ? undefined : path.resolve(io.cwd, flags.stdinFilename)),
@@ -118,13 +127,21 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
           `--line: ${input.display} is one conversation over all its lines (a Claude Code session)`,
         );
       // One conversation over the whole file: findings come from linting the file as a whole.
-      const { messages } = detectFormat(events, from ?? 'claude-code').read(events).conversation;
+      const format = detectFormat(events, from ?? 'claude-code');
+      const { messages } = format.read(events).conversation;
       const findings = lintBytes(input.display, bytes, {
         rules,
         pointer,
+        target: targetChoice,
         ...(from === undefined ? {} : { from }),
       }).findings;
-      shown.push({ file: input.display, format: 'claude-code', messages, findings });
+      shown.push({
+        file: input.display,
+        format: format.name,
+        target: targetFor(targetChoice, format),
+        messages,
+        findings,
+      });
     } else {
       for (const unit of doc.units) {
         if (flags.line !== undefined && unit.line !== flags.line) continue;
@@ -147,13 +164,14 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
         const { messages } = format.read(target).conversation;
         const findings = lintText(
           unit.text,
-          { rules, pointer, ...(from === undefined ? {} : { from }) },
+          { rules, pointer, target: targetChoice, ...(from === undefined ? {} : { from }) },
           unit.line,
         );
         shown.push({
           file: input.display,
           ...(unit.line === undefined ? {} : { line: unit.line }),
           format: format.name,
+          target: targetFor(targetChoice, format),
           messages,
           findings,
         });
@@ -172,6 +190,7 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
       file: s.file,
       ...(s.line === undefined ? {} : { line: s.line }),
       format: s.format,
+      target: s.target,
       messages: buildTimeline(s.messages),
       findings: s.findings,
       ...countFindings(s.findings),
@@ -190,7 +209,7 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
     out.push(
       c.underline(where) +
         c.dim(
-          `  ${s.format}, ${plural(s.messages.length, 'message')}, ${plural(errorCount, 'error')}, ${plural(warningCount, 'warning')}`,
+          `  ${s.format}, target ${s.target ?? 'none'}, ${plural(s.messages.length, 'message')}, ${plural(errorCount, 'error')}, ${plural(warningCount, 'warning')}`,
         ),
     );
     out.push(...renderTimeline(s.messages, s.findings, c, width), '');

@@ -52,8 +52,10 @@ export interface TransformFlags {
   reportFile?: string;
   from?: string;
   pointer?: string;
-  /** `--config`: where `from` and `pointer` default from. */
+  /** `--config`: where `from`, `pointer` and `target` default from. */
   config?: string;
+  /** `--target` (normalize): `auto`, `none` or a provider. */
+  target?: string;
   stdinFilename?: string;
   color?: boolean;
   ignore?: string[];
@@ -186,7 +188,7 @@ function processDocument(
       ...(flags.from === undefined ? {} : { from: flags.from }),
       ...(op.to === undefined ? {} : { to: op.to, lossy: op.lossy === true }),
     },
-    (messages, format) => op.apply(messages, format),
+    (messages, format) => op.apply(messages, format, { target: flags.target ?? 'auto' }),
     (e) => e instanceof TrimError,
   );
   const entries: ReportEntry[] = [];
@@ -204,6 +206,7 @@ function processDocument(
     const entry: ReportEntry = { file: input.display };
     if (unit.line !== undefined) entry.line = unit.line;
     entry.changed = unit.result!.changed;
+    if (unit.result!.target !== undefined) entry.target = unit.result!.target;
     entry[op.reportKey] =
       unit.losses === undefined
         ? unit.result!.report

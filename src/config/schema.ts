@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { FROM_CHOICES } from '../formats/names.js';
 import { RULES } from '../rules/index.js';
-import { FORMAT_NAMES, TARGETS } from './names.js';
+import { FORMAT_NAMES, TARGET_CHOICES, TARGETS } from './names.js';
 
 export { FORMAT_NAMES, TARGETS };
 
@@ -36,7 +36,7 @@ export const ConfigSchema = z.strictObject({
   overrides: z
     .array(z.strictObject({ files: z.array(z.string()).min(1), rules: RuleSettingsSchema }))
     .optional(),
-  target: z.enum(TARGETS).optional(),
+  target: z.enum(TARGET_CHOICES).optional(),
   from: z.enum(FROM_CHOICES as [string, ...string[]]).optional(),
   pointer: z
     .string()

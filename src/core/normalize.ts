@@ -39,11 +39,22 @@ export interface TruncatedCall {
   arguments: string;
 }
 
+/** A result normalize moved to where its target provider needs it (SPEC §5.3 `moved`). */
+export interface MovedResult {
+  callId: string;
+  /** Input index of the message that held the result. */
+  fromIndex: number;
+  /** Input index of the assistant message whose call it answers (it now stands in the turn right after it). */
+  afterIndex: number;
+}
+
 /** What normalize changed and found (`HistoryRepair` in SPEC §5.3). */
 export interface HistoryRepair {
   synthesized: SynthesizedResult[];
   dropped: DroppedResult[];
   truncated: TruncatedCall[];
+  /** Results moved for a provider target; always empty without one (and in sanitize). */
+  moved: MovedResult[];
 }
 
 /** Which repairs normalize may make (all by default); `lint --fix` narrows them to the enabled rules. */
@@ -97,7 +108,7 @@ export function normalizeMapped(
 ): NormalizeResult {
   const inputIndex = (pos: number): number => map.messages[pos]!;
   const inputPart = (pos: number, j: number): number => map.parts?.[pos]?.[j] ?? j;
-  const repair: HistoryRepair = { synthesized: [], dropped: [], truncated: [] };
+  const repair: HistoryRepair = { synthesized: [], dropped: [], truncated: [], moved: [] };
 
   for (let pos = 0; pos < messages.length; pos++) {
     const parts = messages[pos]!.parts;

@@ -783,6 +783,7 @@ export const anthropicFormat: ConversationFormat = {
   description:
     'Anthropic Messages request: {"model", "max_tokens", "system", "messages": [...]} or a bare messages array with Anthropic content blocks',
   readOnly: false,
+  target: 'anthropic',
   detect: isAnthropic,
   read: readAnthropic,
   write: writeAnthropic,

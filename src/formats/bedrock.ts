@@ -804,6 +804,7 @@ export const bedrockFormat: ConversationFormat = {
   description:
     'AWS Bedrock Converse request: {"system": [...], "messages": [{"role", "content": [{"text"}, {"toolUse"}, ...]}], "toolConfig", ...} or a bare messages array',
   readOnly: false,
+  target: 'bedrock',
   detect: isBedrock,
   read: readBedrock,
   write: writeBedrock,

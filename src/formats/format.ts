@@ -55,6 +55,11 @@ export interface ConversationFormat {
   description: string;
   /** A format histlint reads but never writes. */
   readOnly: boolean;
+  /**
+   * The provider whose acceptance rules a history read in this format is checked against under
+   * `--target auto` (SPEC §3); absent for formats no one provider receives (v1, the AI SDK).
+   */
+  target?: string;
   /** True when `value` looks like this format (used by `--from auto`). */
   detect(value: JsonValue): boolean;
   /** Reads a value; throws `SourceError` when it is not this format. */
@@ -78,4 +83,14 @@ export function foreignProviderData(obj: JsonObject, except: string): string[] {
   const pd = obj.providerData;
   if (typeof pd !== 'object' || pd === null || Array.isArray(pd)) return [];
   return Object.keys(pd).filter((k) => k !== except);
+}
+
+/**
+ * The provider target a conversation read as `format` is checked against:
+ * `auto` (the default) takes the format's own provider, `none` none, any
+ * other value is that provider.
+ */
+export function targetFor(choice: string | undefined, format: ConversationFormat): string | null {
+  if (choice === undefined || choice === 'auto') return format.target ?? null;
+  return choice === 'none' ? null : choice;
 }

@@ -1116,6 +1116,7 @@ export const geminiFormat: ConversationFormat = {
   description:
     'Google Gemini generateContent requests: {"contents": [...], "systemInstruction": ...} or a bare contents array',
   readOnly: false,
+  target: 'gemini',
   detect: detectGemini,
   read(value) {
     const { conversation, located } = readGemini(value);

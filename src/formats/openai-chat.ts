@@ -883,6 +883,7 @@ export const openaiChatFormat: ConversationFormat = {
   description:
     'OpenAI Chat Completions: a messages array or a request body with "messages" (system/developer/user/assistant/tool)',
   readOnly: false,
+  target: 'openai-chat',
   detect: detectChat,
   read(value) {
     const { list, base, rest } = messageList(value, FORMAT, 'no "messages" array');

@@ -1005,6 +1005,7 @@ export const openaiResponsesFormat: ConversationFormat = {
   description:
     'OpenAI Responses API: a request body {model, instructions?, input: [...items]} or a bare array of input items',
   readOnly: false,
+  target: 'openai-responses',
   detect,
   read,
   write,

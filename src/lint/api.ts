@@ -2,6 +2,7 @@
  * Lint as a library call: one conversation's JSON text in, findings out,
  * with the CLI's defaults for severities.
  */
+import type { TargetChoice } from '../config/names.js';
 import type { Config } from '../config/schema.js';
 import type { Severity } from '../rules/rule.js';
 import { lintText, type EnabledRules, type Finding } from './engine.js';
@@ -11,8 +12,11 @@ import { SeverityResolver } from './severity.js';
 export interface LintConversationOptions {
   /** Severities by rule id, over the defaults (as the config's `rules`). */
   rules?: Record<string, Severity>;
-  /** Also check a provider's acceptance rules. */
-  target?: 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'bedrock';
+  /**
+   * Whose acceptance rules to check: `auto` (the default) takes the provider of the format the
+   * text is read as, `none` checks none, a provider forces its rules.
+   */
+  target?: TargetChoice;
   /** The format (default `auto`). */
   from?: string;
   /** RFC 6901 pointer tokens of the conversation inside the document. */
@@ -21,16 +25,20 @@ export interface LintConversationOptions {
   leavePending?: boolean;
 }
 
-/** The rules that run, with their severities: defaults, then `rules`, for `target`. */
-export function resolveRules(rules: Record<string, Severity> = {}, target?: string): EnabledRules {
+/**
+ * The rules that may run, with their severities: defaults, then `rules`. Provider rules are
+ * among them; a lint runs them only under their target.
+ */
+export function resolveRules(rules: Record<string, Severity> = {}): EnabledRules {
   const config: Config = { rules: rules as Config['rules'] };
-  return new SeverityResolver(config, '/', new Map(), target).forFile(undefined);
+  return new SeverityResolver(config, '/', new Map()).forFile(undefined);
 }
 
 /** Lints one conversation given as JSON text (any supported format); findings carry line and column in that text. */
 export function lintConversation(text: string, options: LintConversationOptions = {}): Finding[] {
   return lintText(text, {
-    rules: resolveRules(options.rules, options.target),
+    rules: resolveRules(options.rules),
+    target: options.target ?? 'auto',
     pointer: options.pointer ?? [],
     leavePending: options.leavePending === true,
     ...(options.from === undefined ? {} : { from: options.from }),

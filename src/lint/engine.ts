@@ -5,7 +5,7 @@
  */
 import { analyzePairing, pairsCleanly, type Pairing } from '../core/pairing.js';
 import { detectFormat } from '../formats/detect.js';
-import type { ConversationFormat, ReadResult } from '../formats/format.js';
+import { targetFor, type ConversationFormat, type ReadResult } from '../formats/format.js';
 import { formatByName } from '../formats/index.js';
 import {
   decodeUtf8,
@@ -56,6 +56,11 @@ export interface FileResult {
    * not write it (its findings are those of the file as it still is).
    */
   error?: { message: string };
+  /**
+   * The provider targets its conversations were checked against (`null`: none), each once, in
+   * the order first met; empty when no conversation could be read.
+   */
+  targets?: (string | null)[];
 }
 
 /** The rules that run, with their severity. */
@@ -71,6 +76,18 @@ export interface LintOptions {
   /** JSON or JSONL; guessed from the name when absent. */
   kind?: 'json' | 'jsonl';
   leavePending?: boolean;
+  /**
+   * `--target`: `auto` (the default: the provider of the format each conversation was read as),
+   * `none`, or a provider. Provider rules run only on conversations checked against their target.
+   */
+  target?: string;
+}
+
+/** Where a lint collects the targets it used (see {@link FileResult.targets}). */
+export type TargetSink = (string | null)[];
+
+function noteTarget(sink: TargetSink | undefined, target: string | null): void {
+  if (sink !== undefined && !sink.includes(target)) sink.push(target);
 }
 
 interface RawFinding {
@@ -167,11 +184,14 @@ interface Runners {
   anyPartVisitor: boolean;
 }
 
-const RUNNERS = new WeakMap<EnabledRules, Runners>();
+/** Runners by set of enabled rules, then by target. */
+const RUNNERS = new WeakMap<EnabledRules, Map<string | null, Runners>>();
 
-/** The runners of the enabled rules. */
-function runnersFor(rules: EnabledRules): Runners {
-  let runners = RUNNERS.get(rules);
+/** The runners of the enabled rules for a conversation checked against `target`. */
+function runnersFor(rules: EnabledRules, target: string | null): Runners {
+  let byTarget = RUNNERS.get(rules);
+  if (byTarget === undefined) RUNNERS.set(rules, (byTarget = new Map()));
+  let runners = byTarget.get(target);
   if (runners !== undefined) return runners;
   runners = {
     checks: [],
@@ -183,6 +203,8 @@ function runnersFor(rules: EnabledRules): Runners {
   for (const rule of CHECK_RULES) {
     const severity = rules.get(rule.meta.id);
     if (severity === undefined) continue;
+    // A provider's acceptance rules hold only for what is sent to that provider.
+    if (rule.meta.target !== undefined && rule.meta.target !== target) continue;
     const ctx: RuleContext = {
       report(r: Report) {
         const subject = active.subject!;
@@ -209,12 +231,17 @@ function runnersFor(rules: EnabledRules): Runners {
       runners.anyPartVisitor = true;
     }
   }
-  RUNNERS.set(rules, runners);
+  byTarget.set(target, runners);
   return runners;
 }
 
 /** Runs the rules over one parsed document (a file or a JSONL line). */
-function lintValue(text: string, value: JsonValue, options: LintOptions): RawFinding[] {
+function lintValue(
+  text: string,
+  value: JsonValue,
+  options: LintOptions,
+  targets: TargetSink | undefined,
+): RawFinding[] {
   const out: RawFinding[] = [];
   const rules = options.rules;
   const dupSeverity = rules.get('duplicate-key');
@@ -235,8 +262,8 @@ function lintValue(text: string, value: JsonValue, options: LintOptions): RawFin
   const tokens = options.pointer;
   const found =
     tokens === undefined || tokens.length === 0
-      ? lintConversation(value, '', options, options.from)
-      : lintConversation(valueAt(value, tokens), toPointer(tokens), options, options.from);
+      ? lintConversation(value, '', options, options.from, targets)
+      : lintConversation(valueAt(value, tokens), toPointer(tokens), options, options.from, targets);
   if (out.length === 0) return found;
   for (const f of found) out.push(f);
   return out;
@@ -268,6 +295,7 @@ function lintConversation(
   rootPointer: string,
   options: LintOptions,
   from: string | undefined,
+  targets: TargetSink | undefined,
 ): RawFinding[] {
   const out: RawFinding[] = [];
   const rules = options.rules;
@@ -279,18 +307,17 @@ function lintConversation(
       `nothing at pointer ${JSON.stringify(rootPointer)}`,
     );
   let subject: LintSubject;
+  let format: ConversationFormat;
   try {
-    subject = buildSubject(
-      target,
-      detectFormat(target, from),
-      rootPointer,
-      options.leavePending === true,
-    );
+    format = detectFormat(target, from);
+    subject = buildSubject(target, format, rootPointer, options.leavePending === true);
   } catch (e) {
     if (!(e instanceof SourceError)) throw e;
     return notConversation(out, rules, rootPointer, e.message);
   }
-  const runners = runnersFor(rules);
+  const provider = targetFor(options.target, format);
+  noteTarget(targets, provider);
+  const runners = runnersFor(rules, provider);
   active.subject = subject;
   active.out = out;
   try {
@@ -322,8 +349,16 @@ function lintConversation(
   return out;
 }
 
-/** Lints one JSON text (a whole file, or one JSONL line numbered `lineNumber`). */
-export function lintText(text: string, options: LintOptions, lineNumber?: number): Finding[] {
+/**
+ * Lints one JSON text (a whole file, or one JSONL line numbered `lineNumber`); the targets used
+ * go to `targets` when given.
+ */
+export function lintText(
+  text: string,
+  options: LintOptions,
+  lineNumber?: number,
+  targets?: TargetSink,
+): Finding[] {
   let value: JsonValue;
   try {
     value = JSON.parse(text) as JsonValue;
@@ -331,7 +366,7 @@ export function lintText(text: string, options: LintOptions, lineNumber?: number
     const f = parseErrorFinding(text, e as SyntaxError, options);
     return place(text, f === null ? [] : [f], lineNumber);
   }
-  return place(text, lintValue(text, value, options), lineNumber);
+  return place(text, lintValue(text, value, options, targets), lineNumber);
 }
 
 /** A `parse-error` with the exact position, found by the lossless parser (only on this slow path). */
@@ -430,7 +465,7 @@ export function badBytesFinding(
  * is not UTF-8 gets a parse-error of its own and stands blank for the rest, so every other line
  * is linted under its own number.
  */
-function lintJsonlBytes(bytes: Uint8Array, options: LintOptions): Finding[] {
+function lintJsonlBytes(bytes: Uint8Array, options: LintOptions, targets: TargetSink): Finding[] {
   const severity = options.rules.get('parse-error');
   const texts: string[] = [];
   const bad: Finding[] = [];
@@ -446,7 +481,7 @@ function lintJsonlBytes(bytes: Uint8Array, options: LintOptions): Finding[] {
     }
     start = end + 1;
   }
-  const findings = lintJsonl(texts.join('\n'), options);
+  const findings = lintJsonl(texts.join('\n'), options, targets);
   for (const f of bad) findings.push(f);
   return sortFindings(findings);
 }
@@ -455,14 +490,18 @@ function lintJsonlBytes(bytes: Uint8Array, options: LintOptions): Finding[] {
 export function lintBytes(file: string, bytes: Uint8Array, options: LintOptions): FileResult {
   let findings: Finding[];
   const kind = options.kind ?? kindFromName(file) ?? 'json';
+  const targets: TargetSink = [];
   try {
     const { text } = decodeUtf8(bytes);
-    findings = kind === 'jsonl' ? lintJsonl(text, options) : lintText(text, options);
+    findings =
+      kind === 'jsonl'
+        ? lintJsonl(text, options, targets)
+        : lintText(text, options, undefined, targets);
   } catch (e) {
     if (!(e instanceof SourceError)) throw e;
     if (kind === 'jsonl' && !startsWithUtf16Bom(bytes)) {
-      findings = lintJsonlBytes(bytes, options);
-      return { file, findings, ...countFindings(findings) };
+      findings = lintJsonlBytes(bytes, options, targets);
+      return { file, findings, ...countFindings(findings), targets };
     }
     const severity = options.rules.get('parse-error');
     findings =
@@ -479,7 +518,7 @@ export function lintBytes(file: string, bytes: Uint8Array, options: LintOptions)
             },
           ];
   }
-  return { file, findings, ...countFindings(findings) };
+  return { file, findings, ...countFindings(findings), targets };
 }
 
 /** The non-blank lines of a JSONL text, with their 1-based numbers. */
@@ -499,11 +538,11 @@ function jsonlLines(text: string): { text: string; line: number }[] {
   return out;
 }
 
-function lintJsonl(text: string, options: LintOptions): Finding[] {
+function lintJsonl(text: string, options: LintOptions, targets: TargetSink): Finding[] {
   const lines = jsonlLines(text);
-  if (isEventLog(lines, options)) return lintEventLog(lines, options);
+  if (isEventLog(lines, options)) return lintEventLog(lines, options, targets);
   const out: Finding[] = [];
-  for (const l of lines) for (const f of lintText(l.text, options, l.line)) out.push(f);
+  for (const l of lines) for (const f of lintText(l.text, options, l.line, targets)) out.push(f);
   return out;
 }
 
@@ -524,6 +563,7 @@ function isEventLog(lines: readonly { text: string }[], options: LintOptions): b
 function lintEventLog(
   lines: readonly { text: string; line: number }[],
   options: LintOptions,
+  targets: TargetSink,
 ): Finding[] {
   const out: Finding[] = [];
   const events: JsonValue[] = [];
@@ -540,7 +580,7 @@ function lintEventLog(
   if (events.length === 0) return sortFindings(out);
   // Each finding's pointer starts with the event's index: place it within that event's line.
   const byEvent = new Map<number, RawFinding[]>();
-  for (const f of lintConversation(events, '', options, 'claude-code')) {
+  for (const f of lintConversation(events, '', options, 'claude-code', targets)) {
     const m = /^\/(\d+)(\/.*)?$/.exec(f.pointer);
     const index = m === null ? 0 : Number(m[1]);
     const list = byEvent.get(index) ?? [];

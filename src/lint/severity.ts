@@ -1,7 +1,8 @@
 /**
  * Which rules run on a file, and how severe: defaults, then the config's
  * `rules`, then each matching `overrides` entry, then `--rule` flags.
- * Provider rules run only under their `--target`.
+ * Provider rules are in the result too: the engine runs them only on a
+ * conversation checked against their target (SPEC §3, `--target`).
  */
 import path from 'node:path';
 import picomatch from 'picomatch';
@@ -24,20 +25,8 @@ export class SeverityResolver {
     config: Config,
     private readonly configDir: string,
     cliRules: ReadonlyMap<string, Severity> = new Map(),
-    target?: string,
   ) {
-    this.base = new Map();
-    for (const rule of RULES) {
-      const target0 = rule.meta.target;
-      this.base.set(
-        rule.meta.id,
-        target0 === undefined
-          ? rule.meta.defaultSeverity
-          : target0 === target
-            ? rule.meta.defaultSeverity
-            : 'off',
-      );
-    }
+    this.base = new Map(RULES.map((rule) => [rule.meta.id, rule.meta.defaultSeverity]));
     for (const [id, sev] of Object.entries(config.rules ?? {}))
       if (sev !== undefined) this.base.set(id, sev);
     this.overrides = (config.overrides ?? []).map((o) => ({

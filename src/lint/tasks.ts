@@ -17,6 +17,7 @@ import {
   type Finding,
   type FindingSeverity,
   type LintOptions,
+  type TargetSink,
 } from './engine.js';
 import { formatByName } from '../formats/index.js';
 import type { JsonValue } from '../model/json.js';
@@ -28,6 +29,8 @@ export interface TaskOptions {
   pointer: string[];
   leavePending: boolean;
   kind?: 'json' | 'jsonl';
+  /** `--target` (default `auto`). */
+  target?: string;
 }
 
 /** A unit of lint work. */
@@ -79,6 +82,7 @@ export function toLintOptions(o: TaskOptions): LintOptions {
   out = { rules, pointer: o.pointer, leavePending: o.leavePending };
   if (o.from !== undefined) out.from = o.from;
   if (o.kind !== undefined) out.kind = o.kind;
+  if (o.target !== undefined) out.target = o.target;
   CONVERTED.set(o, out);
   return out;
 }
@@ -161,6 +165,7 @@ function lintJsonlRange(
   end: number,
 ): TaskResult {
   const findings: Finding[] = [];
+  const targets: TargetSink = [];
   const parseSeverity = options.rules.get('parse-error');
   const newlines = forEachLine(fd, start, end, (bytes, index) => {
     const line = index + 1;
@@ -173,12 +178,13 @@ function lintJsonlRange(
     }
     if (text.endsWith('\r')) text = text.slice(0, -1);
     if (isBlank(text)) return;
-    for (const f of lintText(text, options, line)) findings.push(f);
+    for (const f of lintText(text, options, line, targets)) findings.push(f);
   });
   return {
     file: task.file,
     findings: sortFindings(findings),
     ...countFindings(findings),
+    targets,
     newlines,
     bytes: end - start,
   };
@@ -227,6 +233,7 @@ export function runLintTaskSync(task: LintTask): TaskResult {
       findings: [],
       errorCount: 0,
       warningCount: 0,
+      targets: [],
       error: { message: `cannot read: ${message}` },
       bytes: 0,
     };
@@ -292,20 +299,27 @@ export async function splitAtLines(
 /** Joins the results of one file's ranges: line numbers continue from range to range. */
 export function mergeRanges(parts: TaskResult[]): FileResult {
   if (parts.length === 1) {
-    const { file, findings, errorCount, warningCount, error } = parts[0]!;
+    const { file, findings, errorCount, warningCount, error, targets = [] } = parts[0]!;
     return error === undefined
-      ? { file, findings, errorCount, warningCount }
-      : { file, findings, errorCount, warningCount, error };
+      ? { file, findings, errorCount, warningCount, targets }
+      : { file, findings, errorCount, warningCount, targets, error };
   }
   const findings: Finding[] = [];
+  const targets: TargetSink = [];
   let offset = 0;
   let error: { message: string } | undefined;
   for (const p of parts) {
     for (const f of p.findings) findings.push({ ...f, line: f.line + offset });
+    for (const t of p.targets ?? []) if (!targets.includes(t)) targets.push(t);
     offset += p.newlines ?? 0;
     error ??= p.error;
   }
-  const merged: FileResult = { file: parts[0]!.file, findings, ...countFindings(findings) };
+  const merged: FileResult = {
+    file: parts[0]!.file,
+    findings,
+    ...countFindings(findings),
+    targets,
+  };
   if (error !== undefined) merged.error = error;
   return merged;
 }

@@ -58,8 +58,8 @@ const PAIR_LOSSES = [
 
 /** The findings of `histlint lint --from <format> --target <format>` on a value. */
 function lintTarget(format: string, value: JsonValue): { ruleId: string; severity: string }[] {
-  const rules = new SeverityResolver({}, ROOT, new Map(), format).forFile(undefined);
-  return lintText(stringifyJson(value, 2), { rules, from: format }).map((f) => ({
+  const rules = new SeverityResolver({}, ROOT, new Map()).forFile(undefined);
+  return lintText(stringifyJson(value, 2), { rules, from: format, target: format }).map((f) => ({
     ruleId: f.ruleId,
     severity: f.severity,
   }));

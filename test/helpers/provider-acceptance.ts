@@ -20,12 +20,7 @@ export function targetOf(path: string): 'openai-chat' | 'anthropic' | undefined 
   return undefined;
 }
 
-const RULES = {
-  'openai-chat': new SeverityResolver({}, process.cwd(), new Map(), 'openai-chat').forFile(
-    undefined,
-  ),
-  anthropic: new SeverityResolver({}, process.cwd(), new Map(), 'anthropic').forFile(undefined),
-};
+const RULES = new SeverityResolver({}, process.cwd(), new Map()).forFile(undefined);
 
 /** Function and tool names both APIs accept. */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -138,7 +133,7 @@ export function requestViolations(path: string, raw: string): string[] {
     out.push('stream: expected a boolean');
   }
   out.push(...(target === 'anthropic' ? anthropicRequestProblems : openaiRequestProblems)(body));
-  for (const f of lintText(raw, { rules: RULES[target], from: target, kind: 'json' })) {
+  for (const f of lintText(raw, { rules: RULES, from: target, target, kind: 'json' })) {
     if (f.severity === 'error') out.push(`${f.ruleId} at ${f.pointer || '/'}: ${f.message}`);
   }
   return out;

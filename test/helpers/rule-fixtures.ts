@@ -89,12 +89,12 @@ export function inputFile(dir: string): string {
 
 /**
  * The rules as `histlint lint` resolves them for a case: every rule at its
- * default severity (provider rules only under the case's `target`), then
- * the case's `rules`.
+ * default severity, then the case's `rules` (provider rules run only under
+ * their target: the case's `target`, else the input's own provider).
  */
 export function enabledRules(options: CaseOptions): EnabledRules {
   const config = options.rules === undefined ? {} : { rules: options.rules };
-  return new SeverityResolver(config, ROOT, new Map(), options.target).forFile(undefined);
+  return new SeverityResolver(config, ROOT, new Map()).forFile(undefined);
 }
 
 /** Runs the engine over a case's input, with every rule enabled as the case says. */
@@ -105,6 +105,7 @@ export function lintCase(c: RuleCase): Finding[] {
     rules: enabledRules(options),
     kind: file.endsWith('.jsonl') ? 'jsonl' : 'json',
     leavePending: options.leavePending === true,
+    target: options.target ?? 'auto',
   };
   if (options.pointer !== undefined) lintOptions.pointer = parsePointer(options.pointer);
   return lintBytes(file, readFileSync(path.join(c.dir, file)), lintOptions).findings;

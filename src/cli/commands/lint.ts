@@ -8,12 +8,12 @@ import {
   collect,
   nonNegativeInt,
   positiveInt,
+  targetOption,
   type CommandContext,
 } from '../options.js';
 
 /** The output formats (kept here so `--help` needs no reporter code). */
 const FORMATS = ['stylish', 'json', 'sarif', 'github', 'junit'];
-const TARGETS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'bedrock'];
 
 /** Adds the command. */
 export function registerLint(program: Command, ctx: CommandContext): void {
@@ -40,11 +40,7 @@ export function registerLint(program: Command, ctx: CommandContext): void {
     .option('--leave-pending', 'do not report the unanswered calls of a trailing assistant message')
     .option('--ignore <pattern>', 'skip files matching PATTERN (repeatable)', collect)
     .option('--no-error-on-unmatched-pattern', 'do not fail when a pattern matches no file')
-    .addOption(
-      new Option('--target <provider>', "also check the provider's acceptance rules").choices(
-        TARGETS,
-      ),
-    )
+    .addOption(targetOption())
     .option(
       '-j, --jobs <n>',
       'worker threads (default: the number of cores; 1 lints in this thread)',

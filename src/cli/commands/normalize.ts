@@ -2,7 +2,12 @@
  * `histlint normalize`: repair call/result pairing (SPEC §2.1).
  */
 import type { Command } from 'commander';
-import { addTransformOptions, duplicatesOption, type CommandContext } from '../options.js';
+import {
+  addTransformOptions,
+  duplicatesOption,
+  targetOption,
+  type CommandContext,
+} from '../options.js';
 import type { TransformFlags } from '../transform.js';
 
 interface NormalizeFlags extends TransformFlags {
@@ -19,6 +24,7 @@ export function registerNormalize(program: Command, ctx: CommandContext): void {
       .argument('[files...]', 'files or globs; "-" for standard input'),
   )
     .addOption(duplicatesOption())
+    .addOption(targetOption())
     .option(
       '--leave-pending',
       'leave unanswered calls of a trailing assistant message for a resumed run',

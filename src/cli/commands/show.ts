@@ -3,7 +3,13 @@
  */
 import { Option, type Command } from 'commander';
 import type { ShowFlags } from '../show-run.js';
-import { addReadOptions, nonNegativeInt, type CommandContext } from '../options.js';
+import {
+  addReadOptions,
+  collect,
+  nonNegativeInt,
+  targetOption,
+  type CommandContext,
+} from '../options.js';
 
 /** Adds the command. */
 export function registerShow(program: Command, ctx: CommandContext): void {
@@ -19,6 +25,8 @@ export function registerShow(program: Command, ctx: CommandContext): void {
         .default('text'),
     )
     .option('-c, --config <file>', 'use this config file for the findings')
+    .addOption(targetOption())
+    .option('--rule <id=severity>', 'set a rule to off, warn or error (repeatable)', collect)
     .option('--line <n>', 'for JSONL: only the conversation on line N', nonNegativeInt)
     .option(
       '--width <n>',
