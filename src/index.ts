@@ -35,7 +35,10 @@ export type {
   DroppedResult,
   TruncatedCall,
   RepairSelection,
+  MovedResult,
+  MergedMessage,
 } from './core/normalize.js';
+export type { ProviderView } from './core/turns.js';
 export { sanitizeHistory } from './core/sanitize.js';
 export type { SanitizeReport, SanitizeResult, UnsafePart } from './core/sanitize.js';
 export { trimHistory, budgetHistory, TrimError } from './core/trim.js';
@@ -45,7 +48,14 @@ export type { TokenCounter, TokenizerName } from './core/tokens.js';
 export { newId, isUuid } from './core/ids.js';
 export { urlScheme } from './core/url.js';
 export { analyzePairing } from './core/pairing.js';
-export type { Pairing, CallRef, ResultRef, PairingOptions, ResultStatus } from './core/pairing.js';
+export type {
+  Pairing,
+  CallRef,
+  ResultRef,
+  PairingOptions,
+  ResultStatus,
+  IdUse,
+} from './core/pairing.js';
 
 export {
   AgentConfigError,

@@ -29,7 +29,7 @@ const CASE_FILES = new Set(['input.json', 'options.json', 'expected.json']);
 
 /** The options each operation accepts in `options.json`. */
 const OPTION_KEYS: Record<Op, readonly string[]> = {
-  normalize: ['duplicates', 'leavePending'],
+  normalize: ['duplicates', 'leavePending', 'target'],
   sanitize: ['duplicates'],
   trim: ['maxMessages', 'maxTokens', 'tokenizer', 'keepSystem'],
 };
@@ -44,6 +44,8 @@ const REPORT_KEY: Record<Op, 'repair' | 'sanitize' | 'trim'> = {
 interface CaseOptions {
   duplicates?: 'keep-first' | 'keep-last';
   leavePending?: boolean;
+  /** normalize `--target`: a v1 input is never the provider's own format (not native). */
+  target?: string;
   maxMessages?: number;
   maxTokens?: number;
   tokenizer?: TokenizerName;
@@ -149,6 +151,9 @@ async function apply(op: Op, messages: Message[], options: CaseOptions): Promise
       const r = normalizeHistory(messages, {
         ...(options.duplicates === undefined ? {} : { duplicates: options.duplicates }),
         ...(options.leavePending === undefined ? {} : { leavePending: options.leavePending }),
+        ...(options.target === undefined
+          ? {}
+          : { target: { target: options.target, native: false } }),
       });
       return { messages: r.messages, report: r.repair, changed: r.changed };
     }
@@ -215,6 +220,8 @@ function expectSameTruncated(
 function expectRepairIdle(again: HistoryRepair, first: HistoryRepair, messages: Message[]): void {
   expect(again.synthesized).toEqual([]);
   expect(again.dropped).toEqual([]);
+  expect(again.moved).toEqual([]);
+  expect(again.merged).toBeUndefined();
   expectSameTruncated(again.truncated, first.truncated, messages);
 }
 
@@ -231,6 +238,7 @@ function cliFlags(options: CaseOptions): string[] {
   const flags: string[] = [];
   if (options.duplicates !== undefined) flags.push('--duplicates', options.duplicates);
   if (options.leavePending === true) flags.push('--leave-pending');
+  if (options.target !== undefined) flags.push('--target', options.target);
   if (options.maxMessages !== undefined) flags.push('--max-messages', String(options.maxMessages));
   if (options.maxTokens !== undefined) flags.push('--max-tokens', String(options.maxTokens));
   if (options.tokenizer !== undefined) flags.push('--tokenizer', options.tokenizer);

@@ -2,11 +2,13 @@
  * Meta tests that keep the rules, their files, docs, fixtures, the SPEC's
  * rule table and `histlint rules` in sync (STYLE.md item 8).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { TARGETS } from '../src/config/schema.js';
+import { TURN_ORDER_RULES } from '../src/core/turn-order.js';
 import { lintBytes } from '../src/lint/engine.js';
 import { RULES, ruleDocsUrl } from '../src/rules/index.js';
 import type { Rule, Severity } from '../src/rules/rule.js';
@@ -19,6 +21,8 @@ const DOCS_DIR = path.join(ROOT, 'docs', 'rules');
 const NOT_RULES = new Set(['index.ts', 'rule.ts', 'targets.ts']);
 
 const ids = RULES.map((r) => r.meta.id);
+/** The rules normalize repairs for a target (their pages' examples must come out repaired). */
+const TURN_ORDER_IDS = new Set(Object.values(TURN_ORDER_RULES).flat());
 
 /** Rule ids from the files under src/rules (a provider rule `<target>/<id>` sits in a folder). */
 function ruleFiles(dir = RULES_DIR, prefix = ''): string[] {
@@ -181,6 +185,28 @@ describe('rule docs', () => {
         // The correct example is clean under every rule at its default.
         expect(lint(correct!)).toEqual([]);
       });
+
+      if (TURN_ORDER_IDS.has(id)) {
+        it('normalize with its target repairs its "Incorrect" example', async () => {
+          const dir = mkdtempSync(path.join(tmpdir(), 'histlint-meta-'));
+          try {
+            writeFileSync(path.join(dir, 'in.json'), jsonExample(section(page, 'Incorrect'))!);
+            const r = await runCli(
+              ['normalize', 'in.json', '-o', 'out.json', '--target', rule.meta.target!],
+              { cwd: dir },
+            );
+            expect(r.code, r.stderr).toBe(0);
+            const out = readFileSync(path.join(dir, 'out.json'));
+            const left = lintBytes('out.json', out, {
+              rules: rulesFor(rule),
+              target: rule.meta.target!,
+            }).findings.filter((f) => f.ruleId === id);
+            expect(left).toEqual([]);
+          } finally {
+            rmSync(dir, { recursive: true, force: true });
+          }
+        });
+      }
 
       it('is listed in docs/rules/README.md with its default and fixability', () => {
         const row = readme.split('\n').find((l) => l.startsWith(`| [\`${id}\`](./${id}.md) |`));

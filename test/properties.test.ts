@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newId, isUuid } from '../src/core/ids.js';
 import { analyzePairing, pairsCleanly } from '../src/core/pairing.js';
+import { turnOrderProblems } from '../src/core/turn-order.js';
 import {
   INTERRUPTED_TEXT,
   normalizeHistory,
@@ -477,6 +478,126 @@ describe('pairsCleanly', () => {
     expect(cleanByIndex(messages)).toBe(true);
     expect(pairsCleanly(messages)).toBe(false);
     expect(pairsCleanly(messages.slice(0, 128))).toBe(true);
+  });
+});
+
+describe('normalize for a provider target', () => {
+  const viewArb = fc.record({
+    target: fc.constantFrom('openai-chat', 'openai-responses', 'anthropic', 'gemini', 'bedrock'),
+    native: fc.boolean(),
+  });
+  /** Every result part of a list of messages, as text, in order. */
+  const resultsOf = (messages: readonly Message[]): string[] =>
+    messages.flatMap((m) =>
+      m.parts.filter((p) => p.type === 'tool-result').map((p) => stringifyJson(p, 0)),
+    );
+
+  it('drops and synthesizes exactly what plain normalize does, and loses no result', () => {
+    fc.assert(
+      fc.property(messagesArb(), viewArb, (input, target) => {
+        const plain = normalizeHistory(input);
+        const placed = normalizeHistory(input, { target });
+        expect(placed.repair.dropped).toEqual(plain.repair.dropped);
+        expect(placed.repair.synthesized).toEqual(plain.repair.synthesized);
+        // The same results, wherever they now stand.
+        expect(resultsOf(placed.messages).sort()).toEqual(resultsOf(plain.messages).sort());
+        // Bedrock merges synthesized results into their turn without a report entry of their own.
+        const silent = target.target === 'bedrock' && target.native;
+        if (!silent && placed.repair.moved.length === 0)
+          expect(jsonEqual(placed.messages, plain.messages)).toBe(true);
+      }),
+      RUNS,
+    );
+  });
+
+  it('changes nothing more than plain normalize when the target rules find nothing', () => {
+    fc.assert(
+      fc.property(messagesArb(), viewArb, (input, target) => {
+        const plain = normalizeHistory(input);
+        if (turnOrderProblems(plain.messages, target).length > 0) return;
+        const placed = normalizeHistory(input, { target });
+        expect(placed.repair.moved).toEqual([]);
+        expect(placed.repair.merged).toBeUndefined();
+        expect(jsonEqual(placed.messages, plain.messages)).toBe(true);
+      }),
+      RUNS,
+    );
+  });
+
+  it('is idempotent: a second run moves and merges nothing', () => {
+    fc.assert(
+      fc.property(messagesArb(), viewArb, (input, target) => {
+        const first = normalizeHistory(input, { target });
+        const second = normalizeHistory(first.messages, { target });
+        expect(second.changed).toBe(false);
+        expect(second.repair.moved).toEqual([]);
+        expect(jsonEqual(second.messages, first.messages)).toBe(true);
+      }),
+      RUNS,
+    );
+  });
+
+  it('leaves no turn-order problem about a call or result with an id', () => {
+    fc.assert(
+      fc.property(messagesArb(), viewArb, (input, target) => {
+        const { messages } = normalizeHistory(input, { target });
+        // Results inside an assistant message (provider-executed) and id-less parts are not moved.
+        const movable = messages.every((m) =>
+          m.parts.every(
+            (p) =>
+              (p.type !== 'tool-result' || (m.role === 'tool' && typeof p.callId === 'string')) &&
+              (p.type !== 'tool-call' || (m.role === 'assistant' && typeof p.id === 'string')),
+          ),
+        );
+        const shared = analyzePairing(messages).calls.some((c) => c.idUse === 'same-message');
+        // Bedrock never merges two messages that both have fields of their own.
+        const own = messages.filter((m) =>
+          Object.keys(m).some((k) => k !== 'role' && k !== 'parts'),
+        );
+        if (!movable || shared || (target.target === 'bedrock' && own.length > 1)) return;
+        const left = turnOrderProblems(messages, target).filter(
+          // A merge is refused for a message with fields of its own; a trailing call is pending.
+          (p) => p.ruleId !== 'bedrock/alternation',
+        );
+        expect(left).toEqual([]);
+      }),
+      RUNS,
+    );
+  });
+
+  it('reports each move with the input indices of the result and of its call', () => {
+    fc.assert(
+      fc.property(messagesArb(), viewArb, (raw, target) => {
+        const input = tagged(raw);
+        const { messages, repair } = normalizeHistory(input, { target });
+        for (const m of repair.moved) {
+          const call = input[m.afterIndex]!;
+          expect(call.role).toBe('assistant');
+          expect(call.parts.some((p) => p.type === 'tool-call' && p.id === m.callId)).toBe(true);
+          expect(
+            input[m.fromIndex]!.parts.some(
+              (p) => p.type === 'tool-result' && p.callId === m.callId,
+            ),
+          ).toBe(true);
+          // It now stands after its call's turn (the assistant messages right after the call may
+          // be of that turn), before any other assistant message.
+          const at = messages.findIndex((x) => tagOf(x) === m.afterIndex);
+          // System messages go to a top-level field, except in OpenAI's formats.
+          const inline = target.target.startsWith('openai');
+          const ofTurn = (x: Message): boolean =>
+            x.role === 'assistant' || (!inline && x.role === 'system');
+          let k = at + 1;
+          while (k < messages.length && ofTurn(messages[k]!)) k++;
+          const holds = (x: Message): boolean =>
+            x.parts.some((p) => p.type === 'tool-result' && p.callId === m.callId);
+          let found = messages.slice(at + 1, k).some(holds);
+          for (; k < messages.length && messages[k]!.role !== 'assistant'; k++)
+            if (holds(messages[k]!)) found = true;
+          expect(found).toBe(true);
+        }
+      }),
+      RUNS,
+    );
   });
 });
 

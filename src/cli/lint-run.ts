@@ -342,6 +342,7 @@ async function applyFix(
     const fixed = fixBytes(bytes, kind, plan, {
       pointer: taskOptions.pointer,
       leavePending: taskOptions.leavePending,
+      ...(taskOptions.target === undefined ? {} : { target: taskOptions.target }),
       ...(taskOptions.from === undefined ? {} : { from: taskOptions.from }),
     });
     if (fixed === null) return { result, error: false };

@@ -67,6 +67,8 @@ export function describeRepair(
   const counts: string[] = [];
   if (repair.synthesized.length > 0) counts.push(`${repair.synthesized.length} synthesized`);
   if (repair.dropped.length > 0) counts.push(`${repair.dropped.length} dropped`);
+  if (repair.moved.length > 0) counts.push(`${repair.moved.length} moved`);
+  if ((repair.merged ?? []).length > 0) counts.push(`${repair.merged!.length} merged`);
   if (repair.truncated.length > 0) counts.push(plural(repair.truncated.length, 'truncated call'));
   // One timeline: every change in input order, whatever its kind.
   const details: [number, string][] = [];
@@ -85,6 +87,18 @@ export function describeRepair(
     details.push([
       d.messageIndex,
       `message ${d.messageIndex}: ${chalk.red('dropped')} the result for call ${terminalSafe(d.callId)} (${reasons[d.reason]})`,
+    ]);
+  }
+  for (const m of repair.moved) {
+    details.push([
+      m.fromIndex,
+      `message ${m.fromIndex}: ${chalk.green('moved')} the result for call ${terminalSafe(m.callId)} next to its call (after message ${m.afterIndex})`,
+    ]);
+  }
+  for (const m of repair.merged ?? []) {
+    details.push([
+      m.messageIndex,
+      `message ${m.messageIndex}: ${chalk.green('merged')} into message ${m.intoIndex} (turns must alternate)`,
     ]);
   }
   for (const t of repair.truncated) {
@@ -109,7 +123,12 @@ export function normalizeOperation(options: NormalizeOptions): Operation {
     reportKey: 'repair',
     apply(messages, format, settings) {
       const provider = targetFor(settings.target, format);
-      const r = normalizeHistory(messages, options);
+      const r = normalizeHistory(
+        messages,
+        provider === null
+          ? options
+          : { ...options, target: { target: provider, native: format.name === provider } },
+      );
       return { messages: r.messages, report: r.repair, changed: r.changed, target: provider };
     },
     describe(report, chalk) {

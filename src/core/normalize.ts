@@ -8,6 +8,10 @@ import {
   pendingAssistantPosition,
   type PairingOptions,
 } from './pairing.js';
+import { placeForTarget, type MergedMessage, type MovedResult } from './placement.js';
+import type { ProviderView } from './turns.js';
+
+export type { MergedMessage, MovedResult } from './placement.js';
 
 /** The text of every synthesized result: the absence of an outcome, not a failure. */
 export const INTERRUPTED_TEXT = 'interrupted before execution; no result was produced';
@@ -39,15 +43,6 @@ export interface TruncatedCall {
   arguments: string;
 }
 
-/** A result normalize moved to where its target provider needs it (SPEC §5.3 `moved`). */
-export interface MovedResult {
-  callId: string;
-  /** Input index of the message that held the result. */
-  fromIndex: number;
-  /** Input index of the assistant message whose call it answers (it now stands in the turn right after it). */
-  afterIndex: number;
-}
-
 /** What normalize changed and found (`HistoryRepair` in SPEC §5.3). */
 export interface HistoryRepair {
   synthesized: SynthesizedResult[];
@@ -55,6 +50,8 @@ export interface HistoryRepair {
   truncated: TruncatedCall[];
   /** Results moved for a provider target; always empty without one (and in sanitize). */
   moved: MovedResult[];
+  /** Messages merged into the one before them for a provider target (Bedrock); present only when some were. */
+  merged?: MergedMessage[];
 }
 
 /** Which repairs normalize may make (all by default); `lint --fix` narrows them to the enabled rules. */
@@ -63,6 +60,8 @@ export interface RepairSelection {
   synthesize: boolean;
   /** The kinds of results to drop. */
   drop: ReadonlySet<DroppedResult['reason']>;
+  /** With a target: move results and merge turns where its turn-order rules need it (default true). */
+  place?: boolean;
 }
 
 /** Options of {@link normalizeHistory}. */
@@ -71,6 +70,11 @@ export interface NormalizeOptions extends PairingOptions {
   leavePending?: boolean;
   /** Make only these repairs (default: all). */
   only?: RepairSelection;
+  /**
+   * The provider the history is repaired for (SPEC §3): results that exist are also moved to where
+   * it needs them, and Bedrock turns merged. Without one, normalize is exactly SPEC §2.1.
+   */
+  target?: ProviderView;
 }
 
 /** The result of {@link normalizeHistory}. */
@@ -185,14 +189,30 @@ export function normalizeMapped(
   }
 
   let out: Message[] = kept;
+  // The input index of each message of `out` (undefined for a synthesized one).
+  let outFrom: (number | undefined)[] = keptFrom.map(inputIndex);
   if (byPosition.size > 0) {
     out = [];
+    outFrom = [];
     for (let k = 0; k < kept.length; k++) {
       out.push(kept[k]!);
+      outFrom.push(inputIndex(keptFrom[k]!));
       const added = byPosition.get(keptFrom[k]!);
-      if (added !== undefined) out.push({ role: 'tool', parts: added });
+      if (added !== undefined) {
+        out.push({ role: 'tool', parts: added });
+        outFrom.push(undefined);
+      }
     }
   }
-  const changed = repair.synthesized.length > 0 || repair.dropped.length > 0;
+  let changed = repair.synthesized.length > 0 || repair.dropped.length > 0;
+  if (options.target !== undefined && options.only?.place !== false) {
+    const placed = placeForTarget(out, outFrom, options.target);
+    if (placed.changed) {
+      out = placed.messages;
+      repair.moved = placed.moved;
+      if (placed.merged.length > 0) repair.merged = placed.merged;
+      changed = true;
+    }
+  }
   return { messages: changed ? out : messages.slice(), repair, changed };
 }

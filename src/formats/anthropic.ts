@@ -11,6 +11,7 @@
 import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Message, Part } from '../model/types.js';
 import type { Conversation, ConversationFormat, Loss, ReadResult } from './format.js';
+import { groupTurns, writerTurnKey } from '../core/turns.js';
 import { providerDataOf } from './format.js';
 import {
   argumentsToObject,
@@ -29,7 +30,6 @@ import {
 import {
   assembleBody,
   base64ToText,
-  groupTurns,
   isFromSource,
   isPartFromSource,
   keptBlock,
@@ -735,7 +735,7 @@ function writeAnthropic(
   const system = writeSystem(writer, messages, top);
 
   const entries = turns.map((i) => ({
-    key: messages[i]!.role === 'tool' ? 'tool' : undefined,
+    key: writerTurnKey(FORMAT, messages[i]!),
     source: isFromSource(ctx, messages[i]!, FORMAT),
   }));
   const out: JsonValue[] = [];

@@ -13,6 +13,7 @@
 import { parseJson, setOwn, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Message, Part } from '../model/types.js';
 import type { Conversation, ConversationFormat, Loss, ReadResult } from './format.js';
+import { groupTurns, writerTurnKey } from '../core/turns.js';
 import { providerDataOf } from './format.js';
 import {
   argumentsToObject,
@@ -31,7 +32,6 @@ import {
 import {
   assembleBody,
   base64ToText,
-  groupTurns,
   isFromSource,
   isPartFromSource,
   keptBlock,
@@ -749,8 +749,7 @@ function writeBedrock(
   // Turns must alternate: what an operation or another format put next to a turn of the same role joins it.
   const entries = turns.map((i) => {
     const m = messages[i]!;
-    const role = m.role === 'tool' ? 'user' : m.role;
-    return { key: role, source: isFromSource(ctx, m, FORMAT) };
+    return { key: writerTurnKey(FORMAT, m), source: isFromSource(ctx, m, FORMAT) };
   });
   const out: JsonObject[] = [];
   // Whether each written message holds a message read from the source.

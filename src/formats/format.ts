@@ -68,15 +68,7 @@ export interface ConversationFormat {
   write(conversation: Conversation, context?: unknown): WriteResult;
 }
 
-/** The `providerData` entry of a format on an object, if any. */
-export function providerDataOf(obj: JsonObject, format: string): JsonObject | undefined {
-  const pd = obj.providerData;
-  if (typeof pd !== 'object' || pd === null || Array.isArray(pd)) return undefined;
-  const entry = (pd as JsonObject)[format];
-  return typeof entry === 'object' && entry !== null && !Array.isArray(entry)
-    ? (entry as JsonObject)
-    : undefined;
-}
+export { providerDataOf } from '../model/types.js';
 
 /** The formats whose `providerData` an object carries, other than `except`. */
 export function foreignProviderData(obj: JsonObject, except: string): string[] {

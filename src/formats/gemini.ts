@@ -437,7 +437,9 @@ function withIdField(part: Part, key: string, value: string): Part {
 /**
  * Gives every id-less call an id and pairs id-less responses with them by
  * position: a response answers an unmatched call of the same name in the
- * run of model contents right before its content (Gemini's own rule).
+ * run of model contents right before its content (Gemini's own rule), or
+ * before the run of response contents its content is in (parallel calls
+ * answered one content each, in call order, which Gemini accepts).
  */
 function assignSyntheticIds(messages: Message[], contentIndex: number[]): void {
   const taken = new Set<string>();
@@ -476,7 +478,8 @@ function assignSyntheticIds(messages: Message[], contentIndex: number[]): void {
       call.matched = true;
       m.parts[j] = withIdField(p, 'callId', call.id);
     });
-    open = [];
+    // A run of response contents answers the call turn before it; anything else ends the turn.
+    if (m.role !== 'tool') open = [];
   });
 }
 

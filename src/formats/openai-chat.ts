@@ -44,7 +44,7 @@ import {
   type SourceLoc,
   keptField,
 } from './shared.js';
-import { groupTurns } from './turns.js';
+import { groupTurns, writerTurnKey } from '../core/turns.js';
 
 const FORMAT = 'openai-chat';
 
@@ -823,14 +823,14 @@ interface Chunk {
  * read from). Adjacent assistant messages of another format (e.g. Gemini's
  * one call a model content) become one assistant message, so the tool
  * messages answering all their calls follow it directly (providers.md §1);
- * two messages read from Chat stay apart, as for turns.ts `groupTurns`.
+ * two messages read from Chat stay apart, as core/turns.ts `groupTurns` groups them.
  */
 function writeChat(conversation: Conversation, context: unknown): WriteResult {
   const ctx = context as ChatContext | undefined;
   const strict = ctx === undefined;
   const losses: Loss[] = [...conversationLosses(conversation, FORMAT)];
   const entries = conversation.messages.map((m) => ({
-    key: m.role === 'assistant' ? 'assistant' : undefined,
+    key: writerTurnKey(FORMAT, m),
     source: isFromChat(ctx, m),
   }));
   /** The members written as one message, led by the one read from Chat (if any). */

@@ -2,8 +2,9 @@
  * Helpers shared by the formats whose history is a list of user/assistant
  * turns of content blocks (Anthropic Messages, AWS Bedrock Converse): reading
  * the request body or bare array and its messages, what a read remembers for
- * the write of the same format, how v1 messages are grouped back into
- * provider turns and written, pointers for `locate`, losses, and plain text
+ * the write of the same format, how a group of v1 messages (grouped by
+ * core/turns.ts, as the target rules see them) is written as one provider
+ * turn, pointers for `locate`, losses, and plain text
  * carried as base64 in a v1 `data` field.
  */
 import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
@@ -58,45 +59,6 @@ export function isPartFromSource(
   format: string,
 ): boolean {
   return providerDataOf(part, format) !== undefined || (ctx?.read.has(part) ?? false);
-}
-
-/** One v1 message as {@link groupTurns} sees it. */
-export interface TurnEntry {
-  /** The provider turn it may share with its neighbours; undefined never shares. */
-  key: string | undefined;
-  /** It came from the value read. */
-  source: boolean;
-}
-
-/**
- * Groups consecutive entries into provider turns: entries with one `key`
- * share a turn, except that two entries from the source never do (so a read
- * writes back 1:1). An added entry joins the source entry after it when it
- * comes first in the run (normalize inserts results directly after the
- * call), otherwise the turn before it.
- */
-export function groupTurns(entries: readonly TurnEntry[]): number[][] {
-  const groups: number[][] = [];
-  let current: number[] | undefined;
-  let currentKey: string | undefined;
-  let currentHasSource = false;
-  entries.forEach((e, i) => {
-    const joins =
-      current !== undefined &&
-      e.key !== undefined &&
-      e.key === currentKey &&
-      !(e.source && currentHasSource);
-    if (joins) {
-      current!.push(i);
-      currentHasSource ||= e.source;
-      return;
-    }
-    current = [i];
-    groups.push(current);
-    currentKey = e.key;
-    currentHasSource = e.source;
-  });
-  return groups;
 }
 
 /** Moves the blocks `isResult` accepts to the front, keeping the order within both halves. */

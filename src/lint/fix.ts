@@ -6,7 +6,10 @@
 import { isUtf8 } from 'node:buffer';
 import { normalizeHistory, type RepairSelection } from '../core/normalize.js';
 import { dropSystemMessages, dropUnsafeMedia } from '../core/sanitize.js';
+import { TURN_ORDER_RULES } from '../core/turn-order.js';
+import type { ProviderView } from '../core/turns.js';
 import { mapConversations } from '../formats/conversations.js';
+import { targetFor } from '../formats/format.js';
 import { readDocument, serializeDocument, startsWithUtf16Bom } from '../model/document.js';
 import { ReadOnlyFormatError, SourceError } from '../model/errors.js';
 import type { Message } from '../model/types.js';
@@ -18,10 +21,15 @@ export interface FixPlan {
   unsafeUrls: boolean;
   /** The pairing repairs, or null when no pairing rule is on. */
   pairing: RepairSelection | null;
+  /** The targets some of whose turn-order rules are on: their results are moved, their turns merged. */
+  placement: ReadonlySet<string>;
 }
 
 /** The fixes the enabled rules ask for. */
 export function planFixes(rules: EnabledRules): FixPlan {
+  const placement = new Set<string>();
+  for (const [target, ids] of Object.entries(TURN_ORDER_RULES))
+    if (ids.some((id) => rules.has(id))) placement.add(target);
   const drop = new Set<'orphan' | 'before-call' | 'duplicate'>();
   if (rules.has('orphan-tool-result')) drop.add('orphan');
   if (rules.has('result-before-call')) drop.add('before-call');
@@ -31,19 +39,26 @@ export function planFixes(rules: EnabledRules): FixPlan {
     systemMessages: rules.has('system-message'),
     unsafeUrls: rules.has('unsafe-url'),
     pairing: synthesize || drop.size > 0 ? { synthesize, drop } : null,
+    placement,
   };
 }
 
 /** True when the plan fixes nothing. */
 export function isEmptyPlan(plan: FixPlan): boolean {
-  return !plan.systemMessages && !plan.unsafeUrls && plan.pairing === null;
+  return (
+    !plan.systemMessages && !plan.unsafeUrls && plan.pairing === null && plan.placement.size === 0
+  );
 }
 
-/** Applies a plan to one conversation. */
+/**
+ * Applies a plan to one conversation; `view` is the provider it was checked against (results
+ * are moved for it when the plan fixes its turn-order rules).
+ */
 export function applyFixes(
   messages: Message[],
   plan: FixPlan,
   leavePending: boolean,
+  view?: ProviderView,
 ): { messages: Message[]; changed: boolean } {
   let current = messages;
   let changed = false;
@@ -57,8 +72,14 @@ export function applyFixes(
     current = r.messages;
     changed ||= r.changed;
   }
-  if (plan.pairing !== null) {
-    const r = normalizeHistory(current, { only: plan.pairing, leavePending });
+  const place = view !== undefined && plan.placement.has(view.target);
+  if (plan.pairing !== null || place) {
+    const only = plan.pairing ?? { synthesize: false, drop: new Set() };
+    const r = normalizeHistory(current, {
+      only: { ...only, place },
+      leavePending,
+      ...(place ? { target: view } : {}),
+    });
     current = r.messages;
     changed ||= r.changed;
   }
@@ -70,6 +91,8 @@ export interface FixOptions {
   pointer: readonly string[];
   from?: string;
   leavePending: boolean;
+  /** `--target` (default `auto`). */
+  target?: string;
 }
 
 /**
@@ -100,7 +123,11 @@ export function fixBytes(
       writing: true,
       ...(options.from === undefined ? {} : { from: options.from }),
     },
-    (messages) => applyFixes(messages, plan, options.leavePending),
+    (messages, format) => {
+      const target = targetFor(options.target, format);
+      const view = target === null ? undefined : { target, native: format.name === target };
+      return applyFixes(messages, plan, options.leavePending, view);
+    },
   );
   // A read-only format cannot take the fixes: say so, as normalize does (lint already reported the rest).
   const readOnly = units.find((u) => u.error instanceof ReadOnlyFormatError);

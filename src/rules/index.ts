@@ -55,6 +55,7 @@ import openaiResponsesCallIdRequired from './openai-responses/call-id-required.j
 import openaiResponsesFileMediaType from './openai-responses/file-media-type.js';
 import openaiResponsesImageMediaType from './openai-responses/image-media-type.js';
 import openaiResponsesItemIdPrefix from './openai-responses/item-id-prefix.js';
+import openaiResponsesOutputAfterCall from './openai-responses/output-after-call.js';
 import openaiResponsesReasoningFollowed from './openai-responses/reasoning-followed.js';
 
 /** Every rule. */
@@ -90,6 +91,7 @@ export const RULES: readonly Rule[] = [
   openaiChatAudioInput,
   openaiResponsesReasoningFollowed,
   openaiResponsesCallIdRequired,
+  openaiResponsesOutputAfterCall,
   openaiResponsesItemIdPrefix,
   openaiResponsesImageMediaType,
   openaiResponsesFileMediaType,

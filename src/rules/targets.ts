@@ -7,18 +7,14 @@
  */
 import type { JsonObject, JsonValue } from '../model/json.js';
 import { isObject, type Message, type Part } from '../model/types.js';
-import type { LintSubject, Rule } from './rule.js';
+import { turnOrderProblems } from '../core/turn-order.js';
+import { providerTurns, type ProviderView, type Turn } from '../core/turns.js';
+import type { LintSubject, Report, Rule } from './rule.js';
+
+export { turnParts, type TurnPart } from '../core/turn-order.js';
 
 /** A rule's whole-conversation check, as the factories below build it. */
 export type Check = NonNullable<Rule['check']>;
-
-/** The `providerData` entry a format left on a message or part, if any. */
-export function providerEntry(obj: JsonObject, format: string): JsonObject | undefined {
-  const pd = obj.providerData;
-  if (!isObject(pd)) return undefined;
-  const entry = pd[format];
-  return isObject(entry) ? entry : undefined;
-}
 
 /** A string field of an object, or undefined. */
 export function stringField(obj: JsonObject | undefined, key: string): string | undefined {
@@ -26,91 +22,36 @@ export function stringField(obj: JsonObject | undefined, key: string): string | 
   return typeof v === 'string' ? v : undefined;
 }
 
-/** One provider turn: consecutive v1 messages the provider sees as one message. */
-export interface Turn {
-  /** `user` for user and tool messages (and any other role), `assistant` for assistant ones. */
-  role: 'user' | 'assistant';
-  /** Indices of the v1 messages in the turn, in order. */
-  messages: number[];
-}
-
-/** The provider role of a v1 message: results travel in user turns. */
-export function turnRole(message: Message): 'user' | 'assistant' {
-  return message.role === 'assistant' ? 'assistant' : 'user';
-}
-
 /**
- * Groups the non-system messages into turns (system messages go to the
- * provider's top-level system field). `joins(prev, next)` says whether
- * message `next` joins the turn of message `prev`, which has the same role.
- */
-export function providerTurns(
-  messages: readonly Message[],
-  joins: (prev: number, next: number) => boolean,
-): Turn[] {
-  const turns: Turn[] = [];
-  let last: Turn | undefined;
-  messages.forEach((m, i) => {
-    if (m.role === 'system') return;
-    const role = turnRole(m);
-    if (last !== undefined && last.role === role && joins(last.messages.at(-1)!, i)) {
-      last.messages.push(i);
-      return;
-    }
-    last = { role, messages: [i] };
-    turns.push(last);
-  });
-  return turns;
-}
-
-/** Anthropic's turns: the API merges consecutive turns of one role (SDK `MessageCreateParamsBase.messages`). */
-export function anthropicTurns(messages: readonly Message[]): Turn[] {
-  return providerTurns(messages, () => true);
-}
-
-/**
- * Bedrock's turns: Converse merges nothing, so each v1 message is a turn,
- * except that the one-message-per-result `tool` messages of other formats
- * (OpenAI's) share one user turn, as every conversion writes them.
+ * The Bedrock turns of a subject, as the Bedrock writer groups them: each
+ * message of a Bedrock file is a turn, a history of another format has its
+ * consecutive turns of one role merged (see core/turns.ts).
  */
 export function bedrockTurns(subject: LintSubject): Turn[] {
-  const messages = subject.messages;
-  const native = subject.format === 'bedrock';
-  return providerTurns(
-    messages,
-    (prev, next) => !native && messages[prev]!.role === 'tool' && messages[next]!.role === 'tool',
-  );
+  return providerTurns(subject.messages, viewOf(subject, 'bedrock'));
+}
+
+/** How a provider sees a subject: natively when it was read from that provider's own format. */
+export function viewOf(subject: LintSubject, target: string): ProviderView {
+  return { target, native: subject.format === target };
 }
 
 /**
- * Gemini's contents: one per v1 message, except that `tool` messages in a
- * row share one content (the responses to one call turn go in the content
- * right after it), unless they were read from separate Gemini contents.
+ * The check of one turn-order rule: the problems core/turn-order.ts finds
+ * for its target, those of this rule (normalize with the target repairs the
+ * same problems).
  */
-export function geminiContents(messages: readonly Message[]): Turn[] {
-  return providerTurns(
-    messages,
-    (prev, next) =>
-      messages[prev]!.role === 'tool' &&
-      messages[next]!.role === 'tool' &&
-      providerEntry(messages[next]!, 'gemini')?.$separate !== true,
-  );
-}
-
-/** A part of a turn, with its place in the history. */
-export interface TurnPart {
-  part: Part;
-  messageIndex: number;
-  partIndex: number;
-}
-
-/** The parts of a turn, in order. */
-export function turnParts(messages: readonly Message[], turn: Turn): TurnPart[] {
-  const out: TurnPart[] = [];
-  for (const i of turn.messages) {
-    messages[i]!.parts.forEach((part, j) => out.push({ part, messageIndex: i, partIndex: j }));
-  }
-  return out;
+export function turnOrderCheck(ruleId: string, target: string): Check {
+  return (subject, ctx) => {
+    for (const p of turnOrderProblems(subject.messages, viewOf(subject, target))) {
+      if (p.ruleId !== ruleId) continue;
+      const report: Report = { messageId: p.messageId, messageIndex: p.messageIndex };
+      if (p.data !== undefined) report.data = p.data;
+      if (p.partIndex !== undefined) report.partIndex = p.partIndex;
+      if (p.path !== undefined) report.path = p.path;
+      ctx.report(report);
+    }
+  };
 }
 
 /** True for a text that is empty or only whitespace. */
@@ -194,104 +135,6 @@ export function imageMediaTypeCheck(
         path: mediaTypePath(ref),
       });
     }
-  };
-}
-
-/** A tool call of a history with a string id. */
-export interface CallAt {
-  id: string;
-  messageIndex: number;
-  partIndex: number;
-}
-
-/** The parts of the given messages of one type whose `key` is a string, in order. */
-function idsIn(
-  messages: readonly Message[],
-  indices: readonly number[],
-  type: 'tool-call' | 'tool-result',
-  key: 'id' | 'callId',
-): CallAt[] {
-  const out: CallAt[] = [];
-  for (const i of indices) {
-    messages[i]!.parts.forEach((p, j) => {
-      const id = p.type === type ? p[key] : undefined;
-      if (typeof id === 'string') out.push({ id, messageIndex: i, partIndex: j });
-    });
-  }
-  return out;
-}
-
-/** The tool calls of the given messages that carry a string id, in order. */
-export function callsIn(messages: readonly Message[], indices: readonly number[]): CallAt[] {
-  return idsIn(messages, indices, 'tool-call', 'id');
-}
-
-/** The tool results of the given messages that carry a string `callId`, in order. */
-export function resultsIn(messages: readonly Message[], indices: readonly number[]): CallAt[] {
-  return idsIn(messages, indices, 'tool-result', 'callId');
-}
-
-/** The calls whose id is not in `answered`, each id once (its first call). */
-export function unansweredCalls(calls: readonly CallAt[], answered: ReadonlySet<string>): CallAt[] {
-  const seen = new Set<string>();
-  return calls.filter((call) => {
-    if (answered.has(call.id) || seen.has(call.id)) return false;
-    seen.add(call.id);
-    return true;
-  });
-}
-
-/**
- * The check of the rules that pair calls and results turn by turn
- * (`anthropic/tool-result-next-turn`, `bedrock/tool-result-next-turn`):
- * every call of an assistant turn has a result in the user turn right
- * after it (reported once per id, as `missing` with its `{id}`), and every
- * result of a user turn answers a call of the assistant turn right before
- * it (reported as `unexpected` with its `{id}`). A turn of the other role
- * in between (two assistant turns in a row, as Bedrock keeps them) answers
- * nothing; where turns of one role merge (Anthropic) there is none. A history
- * that ends with an assistant turn leaves its calls pending:
- * dangling-tool-call reports them.
- */
-export function nextTurnResultsCheck(
-  turnsOf: (subject: LintSubject) => Turn[],
-  messageIds: { missing: string; unexpected: string },
-): Check {
-  return (subject, ctx) => {
-    const messages = subject.messages;
-    const turns = turnsOf(subject);
-    turns.forEach((turn, t) => {
-      if (turn.role === 'assistant') {
-        const next = turns[t + 1];
-        if (next === undefined) return;
-        const answered = new Set(
-          next.role === 'user' ? resultsIn(messages, next.messages).map((r) => r.id) : [],
-        );
-        for (const call of unansweredCalls(callsIn(messages, turn.messages), answered)) {
-          ctx.report({
-            messageId: messageIds.missing,
-            data: { id: call.id },
-            messageIndex: call.messageIndex,
-            partIndex: call.partIndex,
-          });
-        }
-        return;
-      }
-      const previous = turns[t - 1];
-      const calls = new Set(
-        previous?.role === 'assistant' ? callsIn(messages, previous.messages).map((c) => c.id) : [],
-      );
-      for (const result of resultsIn(messages, turn.messages)) {
-        if (calls.has(result.id)) continue;
-        ctx.report({
-          messageId: messageIds.unexpected,
-          data: { id: result.id },
-          messageIndex: result.messageIndex,
-          partIndex: result.partIndex,
-          path: ['callId'],
-        });
-      }
-    });
   };
 }
 

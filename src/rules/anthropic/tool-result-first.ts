@@ -5,7 +5,7 @@
  * "tool_result position"). Consecutive user and tool messages are one turn.
  */
 import { defineRule } from '../rule.js';
-import { anthropicTurns, turnParts } from '../targets.js';
+import { turnOrderCheck } from '../targets.js';
 
 /** The `anthropic/tool-result-first` rule. */
 export default defineRule({
@@ -13,33 +13,12 @@ export default defineRule({
     id: 'anthropic/tool-result-first',
     description: 'A tool result that follows other content in its user turn.',
     defaultSeverity: 'error',
-    fixable: false,
+    fixable: 'normalize',
     target: 'anthropic',
     messages: {
       notFirst:
         'tool result "{id}" comes after a {before} part in its user turn; Anthropic rejects it: "`tool_use` ids were found without `tool_result` blocks immediately after"',
     },
   },
-  check(subject, ctx) {
-    const messages = subject.messages;
-    for (const turn of anthropicTurns(messages)) {
-      if (turn.role !== 'user') continue;
-      let before: string | undefined;
-      for (const { part, messageIndex, partIndex } of turnParts(messages, turn)) {
-        if (part.type !== 'tool-result') {
-          before ??= part.type;
-          continue;
-        }
-        if (before === undefined) continue;
-        ctx.report({
-          messageId: 'notFirst',
-          data: { id: typeof part.callId === 'string' ? part.callId : '', before },
-          messageIndex,
-          partIndex,
-        });
-        // One finding per turn: moving the other content after the results fixes them all.
-        break;
-      }
-    }
-  },
+  check: turnOrderCheck('anthropic/tool-result-first', 'anthropic'),
 });

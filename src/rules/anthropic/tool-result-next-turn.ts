@@ -7,7 +7,7 @@
  * messages in a row are one user turn.
  */
 import { defineRule } from '../rule.js';
-import { anthropicTurns, nextTurnResultsCheck } from '../targets.js';
+import { turnOrderCheck } from '../targets.js';
 
 /** The `anthropic/tool-result-next-turn` rule. */
 export default defineRule({
@@ -16,7 +16,7 @@ export default defineRule({
     description:
       'A tool call not answered in the very next user turn, or a result for a call outside the turn before it.',
     defaultSeverity: 'error',
-    fixable: false,
+    fixable: 'normalize',
     target: 'anthropic',
     messages: {
       missing:
@@ -25,8 +25,5 @@ export default defineRule({
         'tool result "{id}" answers no tool call of the assistant turn right before it; Anthropic rejects it: "unexpected `tool_use_id` found in `tool_result` blocks: {id}"',
     },
   },
-  check: nextTurnResultsCheck((subject) => anthropicTurns(subject.messages), {
-    missing: 'missing',
-    unexpected: 'unexpected',
-  }),
+  check: turnOrderCheck('anthropic/tool-result-next-turn', 'anthropic'),
 });

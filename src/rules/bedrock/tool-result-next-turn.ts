@@ -5,7 +5,7 @@
  * interpreter), answered inside the assistant turn, are not v1 calls.
  */
 import { defineRule } from '../rule.js';
-import { bedrockTurns, nextTurnResultsCheck } from '../targets.js';
+import { turnOrderCheck } from '../targets.js';
 
 /** The `bedrock/tool-result-next-turn` rule. */
 export default defineRule({
@@ -14,7 +14,7 @@ export default defineRule({
     description:
       'A tool call without a result in the next user turn, or a result for no call of the turn before.',
     defaultSeverity: 'error',
-    fixable: false,
+    fixable: 'normalize',
     target: 'bedrock',
     messages: {
       missing:
@@ -23,5 +23,5 @@ export default defineRule({
         'tool result "{id}" answers no tool call of the assistant turn right before it; Bedrock rejects it: "The number of toolResult blocks at ... exceeds the number of toolUse blocks of previous turn."',
     },
   },
-  check: nextTurnResultsCheck(bedrockTurns, { missing: 'missing', unexpected: 'extra' }),
+  check: turnOrderCheck('bedrock/tool-result-next-turn', 'bedrock'),
 });

@@ -6,19 +6,8 @@
  * position"). Model contents in a row count as one call turn, as Gemini 3
  * accepted.
  */
-import type { Message } from '../../model/types.js';
 import { defineRule } from '../rule.js';
-import { geminiContents, turnParts, type Turn, type TurnPart } from '../targets.js';
-
-/** The function call parts of a turn, in order. */
-function callParts(messages: readonly Message[], turn: Turn): TurnPart[] {
-  return turnParts(messages, turn).filter((p) => p.part.type === 'tool-call');
-}
-
-/** The number of function response parts of a turn. */
-function responseCount(messages: readonly Message[], turn: Turn): number {
-  return turnParts(messages, turn).filter((p) => p.part.type === 'tool-result').length;
-}
+import { turnOrderCheck } from '../targets.js';
 
 /** The `gemini/function-response-next-turn` rule. */
 export default defineRule({
@@ -27,7 +16,7 @@ export default defineRule({
     description:
       'A function call turn not answered by as many function responses in the next content.',
     defaultSeverity: 'error',
-    fixable: false,
+    fixable: 'normalize',
     target: 'gemini',
     messages: {
       missing:
@@ -38,45 +27,5 @@ export default defineRule({
         'function response content does not come right after a function call turn; Gemini rejects it: "Please ensure that function response turn comes immediately after a function call turn"',
     },
   },
-  check(subject, ctx) {
-    const messages = subject.messages;
-    const contents = geminiContents(messages);
-    // Model contents in a row form one call turn.
-    let k = 0;
-    while (k < contents.length) {
-      const content = contents[k]!;
-      if (content.role === 'user') {
-        if (responseCount(messages, content) > 0) {
-          ctx.report({ messageId: 'orphan', messageIndex: content.messages[0]! });
-        }
-        k++;
-        continue;
-      }
-      const run: Turn = { role: 'assistant', messages: [] };
-      while (k < contents.length && contents[k]!.role === 'assistant')
-        run.messages.push(...contents[k++]!.messages);
-      const calls = callParts(messages, run);
-      const next = contents[k];
-      if (calls.length === 0 || next === undefined) {
-        // No calls, or the history ends with pending calls (dangling-tool-call's business).
-        continue;
-      }
-      k++;
-      const responses = responseCount(messages, next);
-      if (responses === 0) {
-        ctx.report({
-          messageId: 'missing',
-          data: { calls: calls.length },
-          messageIndex: calls[0]!.messageIndex,
-          partIndex: calls[0]!.partIndex,
-        });
-      } else if (responses !== calls.length) {
-        ctx.report({
-          messageId: 'count',
-          data: { calls: calls.length, responses },
-          messageIndex: next.messages[0]!,
-        });
-      }
-    }
-  },
+  check: turnOrderCheck('gemini/function-response-next-turn', 'gemini'),
 });

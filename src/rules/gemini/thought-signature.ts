@@ -7,7 +7,7 @@
  * Gemini; a conversion from another format adds the documented placeholder.
  */
 import { defineRule } from '../rule.js';
-import { providerEntry } from '../targets.js';
+import { providerDataOf } from '../../model/types.js';
 
 /** The `gemini/thought-signature` rule. */
 export default defineRule({
@@ -28,8 +28,8 @@ export default defineRule({
       subject.format === 'gemini' ||
       messages.some(
         (m) =>
-          providerEntry(m, 'gemini') !== undefined ||
-          m.parts.some((p) => providerEntry(p, 'gemini') !== undefined),
+          providerDataOf(m, 'gemini') !== undefined ||
+          m.parts.some((p) => providerDataOf(p, 'gemini') !== undefined),
       );
     if (!fromGemini) return;
     let start = 0;
@@ -43,7 +43,7 @@ export default defineRule({
       const j = m.parts.findIndex((p) => p.type === 'tool-call');
       if (j === -1) continue;
       const call = m.parts[j]!;
-      const pd = providerEntry(call, 'gemini');
+      const pd = providerDataOf(call, 'gemini');
       const signature = pd?.thoughtSignature ?? pd?.thought_signature;
       if (typeof signature === 'string' && signature !== '') continue;
       ctx.report({

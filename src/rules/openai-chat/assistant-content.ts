@@ -6,7 +6,7 @@
  * write from another format gives an empty string instead.
  */
 import { defineRule } from '../rule.js';
-import { providerEntry } from '../targets.js';
+import { providerDataOf } from '../../model/types.js';
 
 /** The `openai-chat/assistant-content` rule. */
 export default defineRule({
@@ -24,7 +24,7 @@ export default defineRule({
   check(subject, ctx) {
     subject.messages.forEach((m, i) => {
       if (m.role !== 'assistant' || m.parts.some((p) => p.type === 'tool-call')) return;
-      const pd = providerEntry(m, 'openai-chat');
+      const pd = providerDataOf(m, 'openai-chat');
       const shape = pd?.$content;
       if (shape !== 'null' && shape !== 'absent') return;
       // A replayed audio answer stands in for the content.

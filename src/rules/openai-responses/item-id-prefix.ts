@@ -6,7 +6,7 @@
  */
 import { isObject } from '../../model/types.js';
 import { defineRule } from '../rule.js';
-import { providerEntry } from '../targets.js';
+import { providerDataOf } from '../../model/types.js';
 
 const FORMAT = 'openai-responses';
 
@@ -26,7 +26,7 @@ export default defineRule({
   check(subject, ctx) {
     subject.messages.forEach((m, i) => {
       m.parts.forEach((p, j) => {
-        const pd = providerEntry(p, FORMAT);
+        const pd = providerDataOf(p, FORMAT);
         if (pd === undefined) return;
         let item: string;
         let prefix: string;

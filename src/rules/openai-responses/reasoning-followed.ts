@@ -7,7 +7,8 @@
  */
 import { isObject, type Part } from '../../model/types.js';
 import { defineRule } from '../rule.js';
-import { providerEntry, stringField } from '../targets.js';
+import { providerDataOf } from '../../model/types.js';
+import { stringField } from '../targets.js';
 
 const FORMAT = 'openai-responses';
 
@@ -15,7 +16,7 @@ const FORMAT = 'openai-responses';
 function problem(next: Part | undefined): 'last' | 'plainMessage' | null {
   if (next === undefined) return 'last';
   if (next.type === 'tool-call' || next.type === 'reasoning') return null;
-  const pd = providerEntry(next, FORMAT);
+  const pd = providerDataOf(next, FORMAT);
   // A hosted tool call or another item of its own; `$item` marks the content of a message item.
   if (next.type.startsWith(`${FORMAT}:`) && pd?.$item === undefined) return null;
   const header = pd?.$message;
@@ -43,7 +44,7 @@ export default defineRule({
       m.parts.forEach((p, j) => {
         if (p.type !== 'reasoning') return;
         // Only OpenAI's own items are bound to a following item (DeepSeek's are not).
-        const id = stringField(providerEntry(p, FORMAT), 'id');
+        const id = stringField(providerDataOf(p, FORMAT), 'id');
         if (id?.startsWith('rs_') !== true) return;
         const why = problem(m.parts[j + 1]);
         if (why !== null)

@@ -1,0 +1,88 @@
+/**
+ * The conversations of the shared corpus (../shared/corpus, SOURCES.md), as
+ * the suites that check histlint against real histories read them: the
+ * recorded provider requests (pydantic-ai, one per line, with the provider's
+ * verdict), the tau-bench GPT-4o trajectories (accepted turn by turn), and
+ * the Claude Code sessions (one conversation per file).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { detectFormat } from '../../src/formats/detect.js';
+import type { ConversationFormat } from '../../src/formats/format.js';
+import { SourceError } from '../../src/model/errors.js';
+import { parseJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
+import { SHARED } from './cli.js';
+
+/** Where the corpus lives. */
+export const CORPUS = path.join(SHARED, 'corpus');
+
+/** One conversation of the corpus. */
+export interface CorpusConversation {
+  /** `folder/file:line` (or `folder/file` for a whole file). */
+  where: string;
+  /** The conversation value, as a provider received it or as stored. */
+  value: JsonValue;
+  /** The format it reads as. */
+  format: ConversationFormat;
+  /** True when the provider accepted it (the recorded verdict; every turn of a trajectory or session). */
+  accepted: boolean;
+}
+
+function read(file: string): string {
+  return readFileSync(file, 'utf8');
+}
+
+function lines(file: string): { text: string; line: number }[] {
+  return read(file)
+    .split('\n')
+    .map((text, k) => ({ text, line: k + 1 }))
+    .filter((l) => l.text.trim() !== '');
+}
+
+function entry(where: string, value: JsonValue, accepted: boolean): CorpusConversation[] {
+  try {
+    return [{ where, value, format: detectFormat(value, undefined), accepted }];
+  } catch (e) {
+    if (e instanceof SourceError) return [];
+    throw e;
+  }
+}
+
+/**
+ * Every conversation of the corpus that histlint reads. Claude Code sessions
+ * the SOURCES call broken on purpose (`claude-code-log__edge_cases`) or
+ * unsigned (`claude-code-transcripts__sample_session.json`) are not marked
+ * accepted.
+ */
+export function corpusConversations(): CorpusConversation[] {
+  const out: CorpusConversation[] = [];
+  if (!existsSync(CORPUS)) return out;
+  for (const folder of readdirSync(CORPUS).sort()) {
+    const dir = path.join(CORPUS, folder);
+    if (!statSync(dir).isDirectory()) continue;
+    for (const file of readdirSync(dir).sort()) {
+      const full = path.join(dir, file);
+      const where = `${folder}/${file}`;
+      if (file.startsWith('pydantic-ai__') && file.endsWith('.jsonl')) {
+        for (const l of lines(full)) {
+          const record = parseJson(l.text) as JsonObject;
+          out.push(
+            ...entry(`${where}:${l.line}`, record.request!, record.provider_accepted === true),
+          );
+        }
+      } else if (file.startsWith('tau-bench__')) {
+        for (const l of lines(full)) {
+          const record = parseJson(l.text) as JsonObject;
+          out.push(...entry(`${where}:${l.line}`, record.messages!, true));
+        }
+      } else if (folder === 'claude-code-jsonl') {
+        const value: JsonValue = file.endsWith('.jsonl')
+          ? lines(full).map((l) => parseJson(l.text))
+          : parseJson(read(full));
+        const broken = file.includes('edge_cases') || file.endsWith('sample_session.json');
+        out.push(...entry(where, value, !broken));
+      }
+    }
+  }
+  return out;
+}
