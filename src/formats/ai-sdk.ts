@@ -5,7 +5,7 @@
  * docs/formats/ai-sdk.md lists the mapping.
  */
 import { parseJson, setOwn, type JsonObject, type JsonValue } from '../model/json.js';
-import { PART_TYPES, type Message, type Part } from '../model/types.js';
+import { PART_TYPES, UNTYPED_BLOCK, type Message, type Part } from '../model/types.js';
 import { urlScheme } from '../core/url.js';
 import {
   providerDataOf,
@@ -375,7 +375,7 @@ function readToolCall(p: JsonObject, ptr: string): { part: Part; loc: SourceLoc 
 /** Reads one item of a `content` tool output. */
 function readOutputItem(item: JsonValue, ptr: string): { part: Part; loc: SourceLoc } {
   if (!isPlainObject(item) || typeof item.type !== 'string') {
-    return { part: rawPart(FORMAT, item, 'invalid'), loc: { ptr } };
+    return { part: rawPart(FORMAT, item, UNTYPED_BLOCK), loc: { ptr } };
   }
   const t = item.type;
   if (t === 'text' && typeof item.text === 'string') {
@@ -528,7 +528,7 @@ function readToolResult(p: JsonObject, ptr: string): { part: Part; loc: SourceLo
 /** Reads one content part. */
 function readPart(p: JsonValue, ptr: string, role: string): { part: Part; loc: SourceLoc } {
   if (!isPlainObject(p) || typeof p.type !== 'string') {
-    return { part: rawPart(FORMAT, p, 'invalid'), loc: { ptr } };
+    return { part: rawPart(FORMAT, p, UNTYPED_BLOCK), loc: { ptr } };
   }
   switch (p.type) {
     case 'text':

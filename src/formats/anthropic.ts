@@ -9,7 +9,7 @@
  * survive every operation and write back unchanged.
  */
 import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
-import type { Message, Part } from '../model/types.js';
+import { UNTYPED_BLOCK, type Message, type Part } from '../model/types.js';
 import type { Conversation, ConversationFormat, Loss, ReadResult } from './format.js';
 import { groupTurns, writerTurnKey } from '../core/turns.js';
 import { providerDataOf } from './format.js';
@@ -109,6 +109,10 @@ const withType = (
 
 /** Why a messages array is not Anthropic, or null; `found` learns whether an Anthropic-only block occurs. */
 function messagesProblem(messages: JsonValue[], found: { anthropic: boolean }): string | null {
+  // A block without a type (rejected by the API, reported by lint) is read when typed blocks are
+  // there too: a Bedrock block, `{"text": ...}`, has no type either.
+  let untyped: number | undefined;
+  let typed = false;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
     if (!isPlainObject(m)) return `message ${i} is not an object`;
@@ -122,9 +126,14 @@ function messagesProblem(messages: JsonValue[], found: { anthropic: boolean }): 
     if (typeof content === 'string') continue;
     if (!Array.isArray(content)) return `message ${i} has no string or array "content"`;
     for (const b of content) {
+      if (isPlainObject(b) && !Object.hasOwn(b, 'type')) {
+        untyped ??= i;
+        continue;
+      }
       if (!isPlainObject(b) || typeof b.type !== 'string') {
         return `message ${i} has a content block without a string "type"`;
       }
+      typed = true;
       if (FOREIGN_BLOCK_TYPES.has(b.type)) return `message ${i} has a "${b.type}" block`;
       // AI SDK parts: images and files by an `image`/`data` field, provider options.
       if ((b.type === 'image' || b.type === 'document') && !isPlainObject(b.source)) {
@@ -134,6 +143,8 @@ function messagesProblem(messages: JsonValue[], found: { anthropic: boolean }): 
       if (isAnthropicOnlyBlock(b)) found.anthropic = true;
     }
   }
+  if (untyped !== undefined && !typed)
+    return `message ${untyped} has a content block without a string "type"`;
   return null;
 }
 
@@ -212,15 +223,20 @@ function hasAnthropicRequestFields(body: JsonObject): boolean {
 
 /**
  * True for a body that is Anthropic only by elimination: `max_tokens` (which
- * Anthropic requires), every message's content a non-empty array of typed blocks, and
- * no field only OpenAI chat has.
+ * Anthropic requires), every message's content a string or a non-empty array
+ * of typed blocks, and no field only OpenAI chat has (the Chat reader leaves
+ * such a body to this one).
  */
 function isTextBlockBody(body: JsonObject, messages: JsonValue[]): boolean {
   if (!Object.hasOwn(body, 'max_tokens')) return false;
   if (OPENAI_REQUEST_FIELDS.some((k) => Object.hasOwn(body, k))) return false;
   return (
     messages.length > 0 &&
-    messages.every((m) => isPlainObject(m) && Array.isArray(m.content) && m.content.length > 0)
+    messages.every(
+      (m) =>
+        isPlainObject(m) &&
+        (typeof m.content === 'string' || (Array.isArray(m.content) && m.content.length > 0)),
+    )
   );
 }
 
@@ -252,7 +268,7 @@ interface ReadState {
 
 /** A part for a block v1 cannot express: the whole block, kept in providerData. */
 function unknownPart(block: JsonObject, pointer: string): { part: Part; loc: PartLocation } {
-  const type = typeof block.type === 'string' ? block.type : 'block';
+  const type = typeof block.type === 'string' ? block.type : UNTYPED_BLOCK;
   const part: Part = { type: UNKNOWN_PREFIX + type };
   // Escaped like any kept source fields: a `$` field is data, never a hint (see restOf). An
   // empty block is kept too (as a hint alone): it comes back as `{}`.
@@ -331,10 +347,14 @@ function readBlock(
   pointer: string,
   inResult: boolean,
 ): { part: Part; loc: PartLocation } {
-  if (!isPlainObject(block) || typeof block.type !== 'string') {
+  if (!isPlainObject(block) || (Object.hasOwn(block, 'type') && typeof block.type !== 'string')) {
     return notFormat(FORMAT, `the content block at ${pointer} has no string "type"`);
   }
-  const out = readKnownBlock(state, block, pointer, inResult) ?? unknownPart(block, pointer);
+  // A block without a type is kept whole (as `anthropic:invalid`): lint reports it.
+  const out =
+    (typeof block.type === 'string'
+      ? readKnownBlock(state, block, pointer, inResult)
+      : undefined) ?? unknownPart(block, pointer);
   state.read.add(out.part);
   return out;
 }

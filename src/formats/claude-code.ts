@@ -8,7 +8,7 @@
 import { ReadOnlyFormatError } from '../model/errors.js';
 import type { JsonObject, JsonValue } from '../model/json.js';
 import { parsePointer, valueAt } from '../model/pointer.js';
-import type { Message, Part } from '../model/types.js';
+import { UNTYPED_BLOCK, type Message, type Part } from '../model/types.js';
 import type { ConversationFormat } from './format.js';
 import {
   isPlainObject,
@@ -96,7 +96,7 @@ function detectClaudeCode(value: JsonValue): boolean {
 // ------------------------------------------------------------------ blocks
 
 function unknownPart(block: JsonValue): Part {
-  const type = isPlainObject(block) && typeof block.type === 'string' ? block.type : 'invalid';
+  const type = isPlainObject(block) && typeof block.type === 'string' ? block.type : UNTYPED_BLOCK;
   const part: Part = { type: UNKNOWN_PREFIX + type };
   keepProviderData(part, FORMAT, { block });
   return part;

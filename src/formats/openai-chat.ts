@@ -5,7 +5,7 @@
  * docs/formats/openai-chat.md lists the mapping.
  */
 import { parseJson, setOwn, type JsonObject, type JsonValue } from '../model/json.js';
-import { PART_TYPES, type Message, type Part } from '../model/types.js';
+import { PART_TYPES, UNTYPED_BLOCK, type Message, type Part } from '../model/types.js';
 import {
   providerDataOf,
   type Conversation,
@@ -122,9 +122,14 @@ function audioFormat(mediaType: string): string {
 
 // ---------------------------------------------------------------- detect
 
-/** True when `p` is a Chat Completions content part. */
-function isChatPart(p: JsonValue): boolean {
+/**
+ * True when `p` is a Chat Completions content part; with `untyped`, also an
+ * object that lacks its `type` (OpenAI rejects it; it is read whole, and
+ * lint reports it).
+ */
+function isChatPart(p: JsonValue, untyped = false): boolean {
   if (!isPlainObject(p) || Object.hasOwn(p, 'providerOptions')) return false;
+  if (untyped && !Object.hasOwn(p, 'type')) return true;
   switch (p.type) {
     case 'text':
       return typeof p.text === 'string';
@@ -141,8 +146,11 @@ function isChatPart(p: JsonValue): boolean {
   }
 }
 
-/** True when `m` is a Chat Completions message (and not a v1, Gemini, Responses, Anthropic or AI SDK one). */
-function isChatMessage(m: JsonValue): boolean {
+/**
+ * True when `m` is a Chat Completions message (and not a v1, Gemini, Responses, Anthropic or AI
+ * SDK one); with `untyped`, its content may hold parts without a `type`.
+ */
+function isChatMessage(m: JsonValue, untyped = false): boolean {
   if (!isPlainObject(m) || typeof m.role !== 'string' || !CHAT_ROLES.has(m.role)) return false;
   // v1 and Gemini have `parts`, Responses items a `type`, the AI SDK `providerOptions`.
   if (Object.hasOwn(m, 'parts') || Object.hasOwn(m, 'type') || Object.hasOwn(m, 'providerOptions'))
@@ -151,7 +159,7 @@ function isChatMessage(m: JsonValue): boolean {
   // Only an assistant message may go without content (its tool calls say it all).
   if (c === undefined && m.role !== 'assistant') return false;
   if (c !== undefined && c !== null && typeof c !== 'string') {
-    if (!Array.isArray(c) || !c.every(isChatPart)) return false;
+    if (!Array.isArray(c) || !c.every((p) => isChatPart(p, untyped))) return false;
   }
   const calls = m.tool_calls;
   if (calls !== undefined) {
@@ -162,6 +170,11 @@ function isChatMessage(m: JsonValue): boolean {
     }
   }
   return true;
+}
+
+/** True when a message's content holds a Chat part with its type. */
+function hasTypedPart(m: JsonValue): boolean {
+  return isPlainObject(m) && Array.isArray(m.content) && m.content.some((p) => isChatPart(p));
 }
 
 /** True when a message uses something only Chat Completions has (a role, calls, null content, a part type). */
@@ -189,9 +202,14 @@ function detectChat(value: JsonValue): boolean {
       return false;
     messages = value.messages;
   }
-  if (!Array.isArray(messages) || messages.length === 0 || !messages.every(isChatMessage)) {
+  if (!Array.isArray(messages) || messages.length === 0) return false;
+  // Parts without a type are Chat's when the history has typed Chat parts too (a Bedrock block,
+  // `{"text": ...}`, has no type either).
+  if (
+    !messages.every((m) => isChatMessage(m)) &&
+    !(messages.every((m) => isChatMessage(m, true)) && messages.some(hasTypedPart))
+  )
     return false;
-  }
   // Anthropic requires max_tokens; a text-only body with it and nothing OpenAI-only is read as Anthropic.
   if (isPlainObject(value) && Object.hasOwn(value, 'max_tokens')) {
     return (
@@ -237,7 +255,7 @@ function contentHint(
 /** Reads one content part. */
 function readContentPart(item: JsonValue, ptr: string): { part: Part; loc: SourceLoc } {
   if (!isPlainObject(item) || typeof item.type !== 'string') {
-    return { part: rawPart(FORMAT, item, 'invalid'), loc: { ptr } };
+    return { part: rawPart(FORMAT, item, UNTYPED_BLOCK), loc: { ptr } };
   }
   const type = item.type;
   if (type === 'text' && typeof item.text === 'string') {

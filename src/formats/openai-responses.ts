@@ -14,7 +14,7 @@
  * written back exactly and operations pass them through.
  */
 import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
-import type { Message, Part } from '../model/types.js';
+import { UNTYPED_BLOCK, type Message, type Part } from '../model/types.js';
 import {
   providerDataOf,
   type Conversation,
@@ -121,8 +121,12 @@ function isMessageLike(item: JsonObject): boolean {
   const content = item.content;
   if (typeof content === 'string') return true;
   if (!Array.isArray(content)) return false;
-  return content.every(
-    (p) => isPlainObject(p) && typeof p.type === 'string' && isContentType(p.type),
+  // A part without a type (rejected by the API, reported by lint) is read beside typed ones.
+  const typed = (p: JsonValue): boolean =>
+    isPlainObject(p) && typeof p.type === 'string' && isContentType(p.type);
+  return (
+    content.every((p) => typed(p) || (isPlainObject(p) && !Object.hasOwn(p, 'type'))) &&
+    (content.length === 0 || content.some(typed))
   );
 }
 
@@ -240,7 +244,7 @@ function guessMediaType(name: string | undefined, url: string): string {
 
 /** An opaque part: the v1 type names the source type, providerData holds the whole object. */
 function opaquePart(raw: JsonObject, ptr: string): { part: Part; loc: PartLoc } {
-  const type = typeof raw.type === 'string' ? raw.type : 'item';
+  const type = typeof raw.type === 'string' ? raw.type : UNTYPED_BLOCK;
   const part: Part = { type: OPAQUE + type };
   // Escaped like any kept source fields: a `$` field is data, never a hint (see restOf). An
   // empty block is kept too (as a hint alone): it comes back as `{}`.

@@ -69,3 +69,11 @@ export function providerDataOf(obj: JsonObject, format: string): JsonObject | un
   const entry = pd[format];
   return isObject(entry) ? entry : undefined;
 }
+
+/**
+ * The label a format reader gives a content block that has no string `type`
+ * (it is kept whole as the part type `<format>:invalid`): the provider
+ * rejects such a block, and `unknown-part-type` reports it even in its own
+ * format.
+ */
+export const UNTYPED_BLOCK = 'invalid';

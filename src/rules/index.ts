@@ -41,6 +41,7 @@ import bedrockToolUseId from './bedrock/tool-use-id.js';
 import geminiEmptyParts from './gemini/empty-parts.js';
 import geminiFunctionName from './gemini/function-name.js';
 import geminiFunctionResponseNextTurn from './gemini/function-response-next-turn.js';
+import geminiRole from './gemini/role.js';
 import geminiStartsWithCall from './gemini/starts-with-call.js';
 import geminiThoughtSignature from './gemini/thought-signature.js';
 import openaiChatAssistantContent from './openai-chat/assistant-content.js';
@@ -103,6 +104,7 @@ export const RULES: readonly Rule[] = [
   anthropicTrailingAssistant,
   anthropicThinkingSignature,
   geminiFunctionResponseNextTurn,
+  geminiRole,
   geminiStartsWithCall,
   geminiFunctionName,
   geminiEmptyParts,

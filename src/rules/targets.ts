@@ -145,15 +145,25 @@ export function lastNonSystem(messages: readonly Message[]): number {
   return i;
 }
 
+/** What {@link emptyContentCheck} checks besides empty messages. */
+export interface EmptyContentOptions {
+  /** The last non-system message may be an empty assistant message. */
+  finalAssistantMayBeEmpty: boolean;
+  /**
+   * The message id to report text part `j` of message `i` with, or undefined when the provider
+   * takes it; only text parts that are empty or only whitespace are asked about.
+   */
+  blank(subject: LintSubject, i: number, j: number): string | undefined;
+}
+
 /**
  * The check of the rules against empty content (`anthropic/empty-text`,
  * `bedrock/blank-text`): a non-system message with no parts is reported as
  * `empty` with its `{role}`, a text part that is empty or only whitespace as
- * `blank`. With `finalAssistantMayBeEmpty`, the last non-system message may
- * be an empty assistant message. System messages are passed over: they go
- * to the provider's top-level system field.
+ * `blank` says. System messages are passed over: they go to the provider's
+ * top-level system field.
  */
-export function emptyContentCheck(options: { finalAssistantMayBeEmpty: boolean }): Check {
+export function emptyContentCheck(options: EmptyContentOptions): Check {
   return (subject, ctx) => {
     const messages = subject.messages;
     const last = options.finalAssistantMayBeEmpty ? lastNonSystem(messages) : -1;
@@ -170,9 +180,10 @@ export function emptyContentCheck(options: { finalAssistantMayBeEmpty: boolean }
         return;
       }
       m.parts.forEach((p, j) => {
-        if (p.type === 'text' && isBlank(p.text)) {
-          ctx.report({ messageId: 'blank', messageIndex: i, partIndex: j, path: ['text'] });
-        }
+        if (p.type !== 'text' || !isBlank(p.text)) return;
+        const messageId = options.blank(subject, i, j);
+        if (messageId !== undefined)
+          ctx.report({ messageId, messageIndex: i, partIndex: j, path: ['text'] });
       });
     });
   };

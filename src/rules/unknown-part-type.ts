@@ -3,10 +3,11 @@
  * carry such parts through unchanged; this rule is the only place they are
  * reported.
  */
-import { CONTENT_PART_TYPES, isObject, PART_TYPES } from '../model/types.js';
+import { CONTENT_PART_TYPES, isObject, PART_TYPES, UNTYPED_BLOCK } from '../model/types.js';
 import { defineRule, OTHER_PART_TYPES } from './rule.js';
 
 const KNOWN = new Set<string>(PART_TYPES);
+const UNTYPED = `:${UNTYPED_BLOCK}`;
 const CONTENT = new Set<string>(CONTENT_PART_TYPES);
 
 /** True when `type` is `<format>:<block>`, a block of the file's own format (no string built per part). */
@@ -15,6 +16,15 @@ function isOwnType(type: string, format: string): boolean {
     type.length > format.length &&
     type.charCodeAt(format.length) === 0x3a &&
     type.startsWith(format)
+  );
+}
+
+/** True when `type` is `<format>:invalid`: a block of the file's own format that had no type. */
+function isUntyped(type: string, format: string): boolean {
+  return (
+    type.length === format.length + UNTYPED.length &&
+    type.endsWith(UNTYPED) &&
+    isOwnType(type, format)
   );
 }
 
@@ -27,11 +37,18 @@ export default defineRule({
     fixable: false,
     messages: {
       unknown: 'unknown part type "{type}"',
+      untyped:
+        'content part has no "type"; providers reject it (OpenAI: "Missing required parameter: \'messages[N].content[M].type\'")',
       unknownContent: 'unknown part type "{type}" in tool result content',
     },
   },
   partTypes: ['tool-result', OTHER_PART_TYPES],
   part(part, i, j, subject, ctx) {
+    // A block without a type is kept as `<format>:invalid`: no provider takes it back.
+    if (isUntyped(part.type, subject.format)) {
+      ctx.report({ messageId: 'untyped', messageIndex: i, partIndex: j });
+      return;
+    }
     // A foreign format's own blocks with no v1 equivalent are carried as `<format>:<type>`: known there.
     if (!KNOWN.has(part.type) && !isOwnType(part.type, subject.format)) {
       ctx.report({
@@ -45,6 +62,10 @@ export default defineRule({
     }
     if (part.type !== 'tool-result' || !Array.isArray(part.content)) return;
     part.content.forEach((item, c) => {
+      if (isObject(item) && typeof item.type === 'string' && isUntyped(item.type, subject.format)) {
+        ctx.report({ messageId: 'untyped', messageIndex: i, partIndex: j, path: ['content', c] });
+        return;
+      }
       // Known non-content types inside content are schema errors, not unknown types.
       if (
         isObject(item) &&

@@ -44,6 +44,18 @@ describe('auto-detection of the smallest histories', () => {
     [{ messages: [], system: [{ text: 'x' }] }, 'bedrock'],
     [{ messages: [] }, 'histlint'],
     [{ version: 1, messages: [], system: 'x' }, 'histlint'],
+    // An Anthropic request with string and block contents mixed (max_tokens, nothing OpenAI-only).
+    [
+      {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 1024,
+        messages: [
+          { role: 'user', content: 'Write a haiku.' },
+          { role: 'assistant', content: [{ type: 'text', text: 'Fjord light,' }] },
+        ],
+      },
+      'anthropic',
+    ],
   ])('%j is %s', (value, name) => {
     expect(detectFormat(value as JsonValue).name).toBe(name);
   });

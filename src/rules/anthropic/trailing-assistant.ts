@@ -8,7 +8,7 @@
  * is not reported there.
  */
 import { defineRule } from '../rule.js';
-import { lastNonSystem } from '../targets.js';
+import { isBlank, lastNonSystem } from '../targets.js';
 
 /** The `anthropic/trailing-assistant` rule. */
 export default defineRule({
@@ -32,10 +32,12 @@ export default defineRule({
     if (m === undefined || m.role !== 'assistant') return;
     const j = m.parts.length - 1;
     const lastPart = m.parts[j];
+    // A text of only whitespace there is anthropic/empty-text's error.
     if (
       lastPart?.type === 'text' &&
       typeof lastPart.text === 'string' &&
-      /\s$/.test(lastPart.text)
+      /\s$/.test(lastPart.text) &&
+      !isBlank(lastPart.text)
     ) {
       ctx.report({ messageId: 'whitespace', messageIndex: i, partIndex: j, path: ['text'] });
       return;

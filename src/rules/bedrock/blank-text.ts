@@ -1,15 +1,17 @@
 /**
- * bedrock/blank-text: every message needs content, and its text blocks must
- * not be blank (providers.md §5, "Empty content").
+ * bedrock/blank-text: every message needs content, and a text block must
+ * not be empty, nor the only text of its message be blank (providers.md §5,
+ * "Empty content"). A whitespace-only block beside real text is taken.
  */
 import { defineRule } from '../rule.js';
-import { emptyContentCheck } from '../targets.js';
+import { emptyContentCheck, isBlank } from '../targets.js';
 
 /** The `bedrock/blank-text` rule. */
 export default defineRule({
   meta: {
     id: 'bedrock/blank-text',
-    description: 'A blank text part, or a message with no content.',
+    description:
+      'An empty text part, a message whose only text is blank, or a message with no content.',
     defaultSeverity: 'error',
     fixable: false,
     target: 'bedrock',
@@ -20,5 +22,13 @@ export default defineRule({
         '{role} message has no content; Bedrock rejects it: "The content field in the Message object at messages.N is empty."',
     },
   },
-  check: emptyContentCheck({ finalAssistantMayBeEmpty: false }),
+  check: emptyContentCheck({
+    finalAssistantMayBeEmpty: false,
+    blank(subject, i, j) {
+      const parts = subject.messages[i]!.parts;
+      if (parts[j]!.text === '') return 'blank';
+      const realText = parts.some((p) => p.type === 'text' && !isBlank(p.text));
+      return realText ? undefined : 'blank';
+    },
+  }),
 });
