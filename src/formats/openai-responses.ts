@@ -34,6 +34,7 @@ import {
   notFormat,
   objectLosses,
   objectToArguments,
+  argumentsToValue,
   PART_FIELDS,
   providerDataLosses,
   providerExecutedParts,
@@ -171,6 +172,8 @@ function detect(value: JsonValue): boolean {
   if (!isPlainObject(value)) return false;
   if ('messages' in value || 'contents' in value) return false;
   const input = value.input;
+  // `input` as a string is one user message (the API takes it so).
+  if (typeof input === 'string') return true;
   if (!Array.isArray(input)) return false;
   // No other format has `input`: an empty list (what an empty history is written as) is Responses'.
   if (input.length === 0) return true;
@@ -458,6 +461,24 @@ function readItems(items: JsonValue[], base: string, serverSide: boolean, state:
       return;
     }
 
+    // A hosted tool run by the client (`tool_search_call` with `execution: "client"`) is a call
+    // the client answers like a function call: its output item, or a function_call_output.
+    if (isClientHosted(item, '_call')) {
+      callIds.add(item.call_id as string);
+      const { part, fields } = readHostedCall(item, ptr);
+      addToRun('assistant', ptr, [part], [{ ptr, fields }]);
+      return;
+    }
+    if (isClientHosted(item, '_output')) {
+      const part: Part = { type: 'tool-result', callId: item.call_id as string, content: [] };
+      keepProviderData(part, FORMAT, {
+        $hosted: type as string,
+        ...restOf(item, ['type', 'call_id']),
+      });
+      addToRun('tool', ptr, [part], [{ ptr, fields: { callId: `${ptr}/call_id` } }]);
+      return;
+    }
+
     if (
       type === 'function_call_output' &&
       typeof item.call_id === 'string' &&
@@ -512,6 +533,44 @@ function readItems(items: JsonValue[], base: string, serverSide: boolean, state:
   });
 }
 
+/**
+ * True for a hosted tool item (`<tool>_call` or `<tool>_output`, not a function's) that the client
+ * runs: `execution: "client"` and a string `call_id`.
+ */
+function isClientHosted(item: JsonObject, suffix: '_call' | '_output'): boolean {
+  const type = item.type;
+  return (
+    typeof type === 'string' &&
+    type.endsWith(suffix) &&
+    !type.startsWith('function_call') &&
+    item.execution === 'client' &&
+    typeof item.call_id === 'string'
+  );
+}
+
+/**
+ * A client-run hosted call as a v1 tool call named after its tool (`tool_search`), its
+ * `arguments` (an object in the API) as JSON text; the item's type and fields are kept.
+ */
+function readHostedCall(
+  item: JsonObject,
+  ptr: string,
+): { part: Part; fields: Record<string, string> } {
+  const type = item.type as string;
+  const args = item.arguments;
+  const part: Part = {
+    type: 'tool-call',
+    id: item.call_id as string,
+    name: type.slice(0, -'_call'.length),
+    arguments: typeof args === 'string' ? args : objectToArguments(args ?? {}),
+  };
+  const hints: JsonObject = { $hosted: type };
+  if (args === undefined) hints.$noArgs = true;
+  else if (typeof args !== 'string') hints.$argsObject = true;
+  keepProviderData(part, FORMAT, { ...hints, ...restOf(item, ['type', 'call_id', 'arguments']) });
+  return { part, fields: { id: `${ptr}/call_id`, arguments: `${ptr}/arguments` } };
+}
+
 /** A message item whose role and content v1 can hold. */
 function isMessageShape(item: JsonObject): boolean {
   return (
@@ -558,11 +617,16 @@ function read(value: JsonValue): ReadResult {
   if (Array.isArray(value)) {
     items = value;
     base = '';
-  } else if (isPlainObject(value) && Array.isArray(value.input)) {
+  } else if (
+    isPlainObject(value) &&
+    (Array.isArray(value.input) || typeof value.input === 'string')
+  ) {
     if ('messages' in value || 'contents' in value) {
       notFormat(FORMAT, 'the body has "messages" or "contents", not only "input"');
     }
-    items = value.input;
+    // A string `input` is read as the one user message it stands for, and written back as one.
+    items =
+      typeof value.input === 'string' ? [{ role: 'user', content: value.input }] : value.input;
     base = '/input';
     const instructions = value.instructions;
     if (typeof instructions === 'string') {
@@ -582,6 +646,14 @@ function read(value: JsonValue): ReadResult {
     (((value as JsonObject).previous_response_id ?? null) !== null ||
       ((value as JsonObject).conversation ?? null) !== null);
   readItems(items, base, serverSide, state);
+  if (!bare && typeof (value as JsonObject).input === 'string') {
+    // The message and its text point at the string itself.
+    const at = state.msgLocs.length - 1;
+    state.msgLocs[at] = { ptr: '/input' };
+    state.partLocs[at] = [{ ptr: '/input', fields: { text: '/input' } }];
+    const m = state.messages[at]!;
+    keepProviderData(m, FORMAT, { ...providerDataOf(m, FORMAT), $input: 'string' });
+  }
 
   const conversation = makeConversation(state.messages, FORMAT, rest);
   const locate = (
@@ -786,10 +858,21 @@ function writeContentPart(
   return null;
 }
 
-/** A tool-call part as a `function_call` item. */
+/** A tool-call part as a `function_call` item (or the client-run hosted call it was read from). */
 function writeToolCall(part: Part, where: PartWhere, w: Writer): void {
   const pd = providerDataOf(part, FORMAT);
   w.losses.push(...objectLosses(part, FORMAT, PART_FIELDS['tool-call'], where, 'tool-call'));
+  if (typeof pd?.$hosted === 'string') {
+    // The tool is named by the item's type: the v1 name is not written.
+    const item: JsonObject = { type: pd.$hosted };
+    if (typeof part.id === 'string') item.call_id = part.id;
+    const text = typeof part.arguments === 'string' ? part.arguments : '';
+    if (pd.$argsObject === true) item.arguments = argumentsToValue(text);
+    else if (pd.$noArgs !== true || text !== '{}') item.arguments = text;
+    restoreFields(item, pd);
+    w.addItem(item);
+    return;
+  }
   const item: JsonObject = { type: 'function_call' };
   if (pd?.id !== undefined) item.id = pd.id;
   if (typeof part.id === 'string') item.call_id = part.id;
@@ -808,6 +891,16 @@ function writeToolResult(part: Part, where: PartWhere, w: Writer): void {
   const pd = providerDataOf(part, FORMAT);
   w.losses.push(...objectLosses(part, FORMAT, PART_FIELDS['tool-result'], where, 'tool-result'));
   if (part.failed === true) w.lose(where, 'failed flag (Responses outputs have no error flag)');
+  if (typeof pd?.$hosted === 'string') {
+    // A hosted tool's output keeps its own fields (`tools`, ...): it has no content to write.
+    const item: JsonObject = { type: pd.$hosted };
+    if (typeof part.callId === 'string') item.call_id = part.callId;
+    if (Array.isArray(part.content) && part.content.length > 0)
+      w.lose(where, `content of a ${pd.$hosted} item`);
+    restoreFields(item, pd);
+    w.addItem(item);
+    return;
+  }
   const item: JsonObject = { type: 'function_call_output' };
   if (typeof part.callId === 'string') item.call_id = part.callId;
   else w.lose(where, 'tool result without callId (call_id is required)');
@@ -966,6 +1059,25 @@ function instructionsIndex(conversation: Conversation, ctx: ResponsesContext | u
   return -1;
 }
 
+/**
+ * The string `input` a read from a string wrote the history from, when the history is still
+ * that one user message of one text (besides the instructions); undefined otherwise.
+ */
+function stringInput(conversation: Conversation, instrAt: number): string | undefined {
+  const rest = conversation.messages.filter((_, i) => i !== instrAt);
+  const only = rest[0];
+  if (rest.length !== 1 || only!.role !== 'user') return undefined;
+  const pd = providerDataOf(only!, FORMAT);
+  if (pd?.$input !== 'string' || only!.parts.length !== 1) return undefined;
+  const part = only!.parts[0]!;
+  const plain =
+    part.type === 'text' &&
+    typeof part.text === 'string' &&
+    Object.keys(part).every((k) => k === 'type' || k === 'text');
+  const fields = Object.keys(pd).every((k) => k === '$input' || k === '$content');
+  return plain && fields ? (part.text as string) : undefined;
+}
+
 function write(conversation: Conversation, context?: unknown): WriteResult {
   const ctx = context as ResponsesContext | undefined;
   const bare = ctx?.bare === true;
@@ -997,7 +1109,7 @@ function write(conversation: Conversation, context?: unknown): WriteResult {
   const body: JsonObject = {};
   if (rest?.model !== undefined) body.model = rest.model;
   if (instructions !== undefined) body.instructions = instructions;
-  body.input = w.items;
+  body.input = stringInput(conversation, instrAt) ?? w.items;
   // Request fields: copied as they are, never over what the messages gave.
   restoreFields(body, rest);
   return { value: body, losses: w.losses };

@@ -4,9 +4,8 @@
  * message; the correlation id belongs in `call_id` (providers.md §2, "Item id
  * formats").
  */
-import { isObject } from '../../model/types.js';
+import { isObject, providerDataOf } from '../../model/types.js';
 import { defineRule } from '../rule.js';
-import { providerDataOf } from '../../model/types.js';
 
 const FORMAT = 'openai-responses';
 
@@ -31,7 +30,8 @@ export default defineRule({
         let item: string;
         let prefix: string;
         let id: unknown;
-        if (p.type === 'tool-call') {
+        // A client-run hosted call's id has its own type's prefix (`tsc` for tool_search_call).
+        if (p.type === 'tool-call' && pd.$hosted === undefined) {
           [item, prefix, id] = ['function_call', 'fc', pd.id];
         } else if (m.role === 'assistant' && isObject(pd.$message)) {
           [item, prefix, id] = ['message', 'msg', pd.$message.id];

@@ -5,9 +5,8 @@
  * original `msg_…` id (providers.md §2, "Reasoning items"; corpus record
  * `test_openai_responses_thinking_with_modified_history`).
  */
-import { isObject, type Part } from '../../model/types.js';
+import { isObject, providerDataOf, type Part } from '../../model/types.js';
 import { defineRule } from '../rule.js';
-import { providerDataOf } from '../../model/types.js';
 import { stringField } from '../targets.js';
 
 const FORMAT = 'openai-responses';
