@@ -48,6 +48,7 @@ function subjectOf(p: Part, format: string): LintSubject {
     pairing: () => analyzePairing(messages),
     pairsCleanly: () => pairsCleanly(messages),
     leavePending: false,
+    target: null,
   };
 }
 

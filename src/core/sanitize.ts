@@ -82,7 +82,11 @@ export function isSystemPrompt(m: { role: string }): boolean {
 }
 
 /** Sanitize's own steps (1-3): drop system messages and unsafe media parts, remove user messages left empty. */
-function filterUntrusted(messages: readonly Message[], dropSystem: boolean): Filtered {
+function filterUntrusted(
+  messages: readonly Message[],
+  dropSystem: boolean,
+  allow?: string,
+): Filtered {
   const out: Filtered = {
     kept: [],
     keptIndex: [],
@@ -102,7 +106,7 @@ function filterUntrusted(messages: readonly Message[], dropSystem: boolean): Fil
     let partMap: number[] | undefined;
     for (let j = 0; j < m.parts.length; j++) {
       let part = m.parts[j]!;
-      const scheme = unsafeMediaScheme(part);
+      const scheme = unsafeMediaScheme(part, allow);
       if (scheme !== null) {
         out.unsafeParts.push(unsafeEntry(i, j, undefined, part.type, scheme));
         if (parts === null) {
@@ -116,7 +120,7 @@ function filterUntrusted(messages: readonly Message[], dropSystem: boolean): Fil
         let keptContent: JsonValue[] | null = null;
         for (let c = 0; c < content.length; c++) {
           const item = content[c];
-          const itemScheme = isPartLike(item) ? unsafeMediaScheme(item) : null;
+          const itemScheme = isPartLike(item) ? unsafeMediaScheme(item, allow) : null;
           if (itemScheme !== null) {
             out.unsafeParts.push(unsafeEntry(i, j, c, (item as Part).type, itemScheme));
             if (keptContent === null) keptContent = content.slice(0, c);
@@ -139,7 +143,7 @@ function filterUntrusted(messages: readonly Message[], dropSystem: boolean): Fil
     }
     // A message's own providerData only shapes how it is written; one that keeps an unsafe URL
     // (content a writer would put back) is dropped.
-    const stripped = unsafeKeptScheme(m.providerData) !== null;
+    const stripped = unsafeKeptScheme(m.providerData, allow) !== null;
     if (stripped) out.providerDataDropped.push(i);
     const base: Message = stripped ? withoutProviderData(m) : m;
     if (parts === null) {
@@ -186,15 +190,19 @@ export function sanitizeHistory(
 
 /**
  * Only the `unsafe-url` fix: drops image/document parts with a non-http(s)
- * URL (also inside tool-result content) and user messages left empty.
+ * URL (also inside tool-result content) and user messages left empty. The
+ * `allow` scheme is kept (a provider's own storage, under its target).
  */
-export function dropUnsafeMedia(messages: readonly Message[]): {
+export function dropUnsafeMedia(
+  messages: readonly Message[],
+  allow?: string,
+): {
   messages: Message[];
   unsafeParts: UnsafePart[];
   removedMessages: number[];
   changed: boolean;
 } {
-  const f = filterUntrusted(messages, false);
+  const f = filterUntrusted(messages, false, allow);
   const changed = f.unsafeParts.length > 0 || f.providerDataDropped.length > 0;
   return {
     messages: changed ? f.kept : messages.slice(),

@@ -32,13 +32,14 @@ const URL_KEY = /(?:^|_)(?:url|uri)$|[a-z0-9](?:Url|Uri)$/;
 
 /**
  * The first unsafe scheme among the URLs in kept provider data, or null. An inline `data:` URL
- * there is content, not a fetch, and counts as safe.
+ * there is content, not a fetch, and counts as safe; so does the `allow` scheme (a provider's
+ * own storage, see {@link PROVIDER_STORAGE_SCHEMES}).
  */
-export function unsafeKeptScheme(data: unknown, depth = 0): string | null {
+export function unsafeKeptScheme(data: unknown, allow?: string, depth = 0): string | null {
   if (data === null || typeof data !== 'object' || depth > 64) return null;
   if (Array.isArray(data)) {
     for (const v of data) {
-      const s = unsafeKeptScheme(v, depth + 1);
+      const s = unsafeKeptScheme(v, allow, depth + 1);
       if (s !== null) return s;
     }
     return null;
@@ -48,9 +49,10 @@ export function unsafeKeptScheme(data: unknown, depth = 0): string | null {
     const v = obj[key];
     if (typeof v === 'string' && URL_KEY.test(key)) {
       const scheme = urlScheme(v);
-      if (scheme !== 'http' && scheme !== 'https' && scheme !== 'data') return scheme;
+      if (scheme !== 'http' && scheme !== 'https' && scheme !== 'data' && scheme !== allow)
+        return scheme;
     } else {
-      const s = unsafeKeptScheme(v, depth + 1);
+      const s = unsafeKeptScheme(v, allow, depth + 1);
       if (s !== null) return s;
     }
   }
@@ -70,27 +72,37 @@ export interface UnsafeMedia {
  * (`<format>:<type>`, kept whole), or kept data a writer would put back (a tool result's content);
  * the provider would fetch it.
  */
-export function unsafeMedia(part: {
-  type: string;
-  url?: unknown;
-  providerData?: unknown;
-}): UnsafeMedia | null {
+export function unsafeMedia(
+  part: { type: string; url?: unknown; providerData?: unknown },
+  allow?: string,
+): UnsafeMedia | null {
   const media = part.type === 'image' || part.type === 'document';
   if (!media && part.providerData === undefined) return null;
   if (media && part.url !== undefined && part.url !== null) {
     if (typeof part.url !== 'string') return { scheme: '', where: 'url' };
     const scheme = urlScheme(part.url);
-    if (scheme !== 'http' && scheme !== 'https') return { scheme, where: 'url' };
+    if (scheme !== 'http' && scheme !== 'https' && scheme !== allow)
+      return { scheme, where: 'url' };
   }
-  const kept = unsafeKeptScheme(part.providerData);
+  const kept = unsafeKeptScheme(part.providerData, allow);
   return kept === null ? null : { scheme: kept, where: 'providerData' };
 }
 
 /** The unsafe scheme of a part (see {@link unsafeMedia}), or null when it is safe. */
-export function unsafeMediaScheme(part: {
-  type: string;
-  url?: unknown;
-  providerData?: unknown;
-}): string | null {
-  return unsafeMedia(part)?.scheme ?? null;
+export function unsafeMediaScheme(
+  part: { type: string; url?: unknown; providerData?: unknown },
+  allow?: string,
+): string | null {
+  return unsafeMedia(part, allow)?.scheme ?? null;
 }
+
+/**
+ * The storage scheme a provider fetches media from itself: Bedrock's `s3://` (an S3 location),
+ * Gemini's `gs://` (a Cloud Storage URI on Vertex). Under that provider's target such a URL is
+ * the provider's own, not an attack on the host: lint and `lint --fix` let it be. sanitize, whose
+ * history comes from a client, still drops it.
+ */
+export const PROVIDER_STORAGE_SCHEMES: Readonly<Record<string, string>> = {
+  bedrock: 's3',
+  gemini: 'gs',
+};

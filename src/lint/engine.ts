@@ -126,6 +126,7 @@ class Subject implements LintSubject {
     private readonly read: ReadResult,
     readonly rootPointer: string,
     readonly leavePending: boolean,
+    readonly target: string | null,
   ) {
     this.messages = read.conversation.messages;
     this.format = formatName;
@@ -151,14 +152,15 @@ class Subject implements LintSubject {
   }
 }
 
-/** Builds the subject rules check, for a conversation read by `format`. */
+/** Builds the subject rules check, for a conversation read by `format`, checked against `provider`. */
 function buildSubject(
   target: JsonValue,
   format: ConversationFormat,
   rootPointer: string,
   leavePending: boolean,
+  provider: string | null,
 ): LintSubject {
-  return new Subject(target, format.name, format.read(target), rootPointer, leavePending);
+  return new Subject(target, format.name, format.read(target), rootPointer, leavePending, provider);
 }
 
 /** An enabled rule with its context; built once per set of enabled rules, not per conversation. */
@@ -307,15 +309,15 @@ function lintConversation(
       `nothing at pointer ${JSON.stringify(rootPointer)}`,
     );
   let subject: LintSubject;
-  let format: ConversationFormat;
+  let provider: string | null;
   try {
-    format = detectFormat(target, from);
-    subject = buildSubject(target, format, rootPointer, options.leavePending === true);
+    const format = detectFormat(target, from);
+    provider = targetFor(options.target, format);
+    subject = buildSubject(target, format, rootPointer, options.leavePending === true, provider);
   } catch (e) {
     if (!(e instanceof SourceError)) throw e;
     return notConversation(out, rules, rootPointer, e.message);
   }
-  const provider = targetFor(options.target, format);
   noteTarget(targets, provider);
   const runners = runnersFor(rules, provider);
   active.subject = subject;

@@ -7,6 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import { normalizeHistory, type RepairSelection } from '../core/normalize.js';
 import { dropSystemMessages, dropUnsafeMedia } from '../core/sanitize.js';
 import { TURN_ORDER_RULES } from '../core/turn-order.js';
+import { PROVIDER_STORAGE_SCHEMES } from '../core/url.js';
 import type { ProviderView } from '../core/turns.js';
 import { mapConversations } from '../formats/conversations.js';
 import { targetFor } from '../formats/format.js';
@@ -68,7 +69,11 @@ export function applyFixes(
     changed ||= r.changed;
   }
   if (plan.unsafeUrls) {
-    const r = dropUnsafeMedia(current);
+    // Under Bedrock or Gemini, their own storage URLs (s3://, gs://) are theirs to fetch.
+    const r = dropUnsafeMedia(
+      current,
+      view === undefined ? undefined : PROVIDER_STORAGE_SCHEMES[view.target],
+    );
     current = r.messages;
     changed ||= r.changed;
   }

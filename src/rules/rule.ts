@@ -37,6 +37,8 @@ export interface LintSubject {
   root: JsonValue;
   /** The format it was read from (`histlint` for v1). */
   format: string;
+  /** The provider target it is checked against (`--target`, resolved for its format), or null. */
+  target: string | null;
   /** For v1: envelope or bare array. */
   shape: 'envelope' | 'bare' | 'foreign';
   /** The pointer of `root` in the whole document (`--pointer`, or the empty pointer). */
