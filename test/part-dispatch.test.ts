@@ -18,6 +18,13 @@ const anyValue = fc.oneof(
   fc.integer(),
   fc.constant(null),
 );
+/** Inline data and media types, some of which contradict each other. */
+const dataValue = fc.constantFrom(
+  'iVBORw0KGgoAAAANSUhEUg==',
+  'PCFET0NUWVBFIGh0bWw+PGh0bWw+',
+  'AAAA',
+);
+const mediaTypeValue = fc.constantFrom('image/png', 'image/jpeg', 'text/plain');
 
 const part = fc.record(
   {
@@ -28,8 +35,16 @@ const part = fc.record(
     arguments: anyValue,
     url: anyValue,
     text: anyValue,
+    data: dataValue,
+    mediaType: mediaTypeValue,
     content: fc.array(
-      fc.record({ type: fc.constantFrom(...TYPES), url: anyValue, text: anyValue }),
+      fc.record({
+        type: fc.constantFrom(...TYPES),
+        url: anyValue,
+        text: anyValue,
+        data: dataValue,
+        mediaType: mediaTypeValue,
+      }),
       { maxLength: 3 },
     ),
   },
@@ -57,7 +72,13 @@ const declared = RULES.filter((r) => r.part !== undefined && r.partTypes !== und
 describe('part visitors with declared part types', () => {
   it('exist (the engine dispatches by type)', () => {
     expect(declared.map((r) => r.meta.id).sort()).toEqual(
-      ['missing-call-id', 'truncated-arguments', 'unknown-part-type', 'unsafe-url'].sort(),
+      [
+        'inline-media-mismatch',
+        'missing-call-id',
+        'truncated-arguments',
+        'unknown-part-type',
+        'unsafe-url',
+      ].sort(),
     );
   });
 

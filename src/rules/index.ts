@@ -8,6 +8,7 @@ import duplicateKey from './duplicate-key.js';
 import duplicateToolResult from './duplicate-tool-result.js';
 import emptyMessage from './empty-message.js';
 import endsWithUser from './ends-with-user.js';
+import inlineMediaMismatch from './inline-media-mismatch.js';
 import invalidId from './invalid-id.js';
 import missingCallId from './missing-call-id.js';
 import mixedConversationIds from './mixed-conversation-ids.js';
@@ -73,6 +74,7 @@ export const RULES: readonly Rule[] = [
   missingCallId,
   truncatedArguments,
   unsafeUrl,
+  inlineMediaMismatch,
   systemMessage,
   emptyMessage,
   invalidId,

@@ -144,7 +144,18 @@ export const urlArb: fc.Arbitrary<string> = fc.oneof(
 );
 
 const mediaTypeArb = fc.constantFrom('image/png', 'image/jpeg', 'application/pdf', 'text/plain');
-const base64Arb = fc.base64String({ maxLength: 12 });
+/** Base64 data: short random strings, or the first bytes of a PNG, a JPEG or an HTML page. */
+const base64Arb = fc.oneof(
+  { arbitrary: fc.base64String({ maxLength: 12 }), weight: 4 },
+  {
+    arbitrary: fc.constantFrom(
+      'iVBORw0KGgoAAAANSUhEUg==',
+      '/9j/4AAQSkZJRgABAQAAAQ==',
+      'PCFET0NUWVBFIGh0bWw+PGh0bWw+',
+    ),
+    weight: 1,
+  },
+);
 const textArb = fc.string({ maxLength: 16 });
 const binaryTextArb = fc.string({ unit: 'binary', maxLength: 8 });
 
