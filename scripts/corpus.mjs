@@ -7,9 +7,13 @@
  *
  *   node bin/histlint.js lint --pointer /request --format json
  *
- * checks that each file was read as the folder's provider, and prints a
- * summary per provider: accepted records with no error, and
- * rejected records caught. Exits 1 on a false positive (an error on a
+ * checks that each file was read as the folder's provider, that
+ * `normalize --check` changes no accepted record (repair never touches what
+ * the provider took), and prints a summary per provider: accepted records
+ * with no error, and
+ * rejected records caught. Then the other accepted histories of the corpus
+ * (`expectations.histories`: GPT-4o trajectories, Claude Code sessions): no
+ * error, and normalize changes nothing. Exits 1 on a false positive (an error on a
  * record the provider accepted, other than the trust-rule errors listed in
  * scripts/corpus-expectations.json) or a miss (a rejection the history
  * explains without the error, or a model-dependent one without the
@@ -38,6 +42,20 @@ function fail(message) {
 if (!existsSync(corpus)) fail(`no corpus at ${corpus}`);
 if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) fail('run `npm run build` first');
 
+/**
+ * The conversations `normalize --check` would change, as `file:line` (`file:1` for a whole
+ * file), with the format detected and the target its provider (auto).
+ */
+function normalizeChanges(dir, files, pointer) {
+  const args = [CLI, 'normalize', '--check', ...pointer, '--report-format', 'json', ...files];
+  const run = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (run.status !== 0 && run.status !== 1) {
+    fail(`${dir}: histlint normalize exited ${run.status}: ${run.stderr.trim().slice(0, 300)}`);
+  }
+  const report = JSON.parse(run.stderr);
+  return new Set(report.files.filter((e) => e.changed).map((e) => `${e.file}:${e.line ?? 1}`));
+}
+
 /** `rule (severity)` list of findings, sorted and distinct. */
 function fired(findings) {
   return [...new Set(findings.map((f) => `${f.ruleId} (${f.severity})`))].sort();
@@ -59,6 +77,7 @@ for (const { folder, target } of expectations.folders) {
   }
   const report = JSON.parse(run.stdout);
   const findingsOf = new Map(report.files.map((f) => [f.file, f.findings]));
+  const changedLines = normalizeChanges(dir, files, ['--pointer', '/request']);
 
   const accepted = { total: 0, clean: 0, warned: 0, trusted: 0 };
   const rejected = { total: 0, error: [0, 0], warn: [0, 0], none: 0 };
@@ -106,6 +125,8 @@ for (const { folder, target } of expectations.folders) {
               `trust-rule errors ${JSON.stringify(trust)}, expected ${JSON.stringify(wantTrust)}`,
             );
           }
+          if (changedLines.has(`${file}:${k + 1}`))
+            complain(where, 'accepted, but normalize would change it');
           if (errors.length === 0) accepted.clean++;
           else if (falsePositives.length === 0) accepted.trusted++;
           if (targetFindings.length > 0) accepted.warned++;
@@ -149,6 +170,47 @@ for (const { folder, target } of expectations.folders) {
   ];
   process.stdout.write(`${head}\n${summary.join('\n')}\n`);
   for (const l of lines.splice(0)) process.stdout.write(`${l}\n`);
+}
+
+// The other accepted histories: every turn of them reached the provider and was answered.
+for (const h of expectations.histories) {
+  const dir = path.join(corpus, h.folder);
+  const files = readdirSync(dir)
+    .filter((f) => new RegExp(h.files).test(f))
+    .sort();
+  const pointer = h.pointer === undefined ? [] : ['--pointer', h.pointer];
+  const args = [CLI, 'lint', ...pointer, '--format', 'json', '--no-color', ...files];
+  const run = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (run.status !== 0 && run.status !== 1) fail(`${h.folder}: histlint exited ${run.status}`);
+  const report = JSON.parse(run.stdout);
+  let conversations = 0;
+  let clean = 0;
+  const bad = [];
+  for (const f of report.files) {
+    if (f.target !== h.target) bad.push(`${f.file}: checked against ${JSON.stringify(f.target)}`);
+    const text = readFileSync(path.join(dir, f.file), 'utf8');
+    // A JSONL file of records holds one history per line; a session file is one history.
+    const units = h.perLine ? text.split('\n').filter((l) => l.trim() !== '').length : 1;
+    conversations += units;
+    const errors = f.findings.filter((x) => x.severity === 'error');
+    const badLines = new Set(errors.map((x) => (h.perLine ? x.line : 0)));
+    clean += units - badLines.size;
+    for (const x of errors) bad.push(`${f.file}:${x.line}: ${x.ruleId}: ${x.message}`);
+  }
+  const changed = h.readOnly ? new Set() : normalizeChanges(dir, files, pointer);
+  for (const c of changed) bad.push(`${c}: normalize would change it`);
+  totals.accepted += conversations;
+  totals.clean += clean;
+  process.stdout.write(
+    `${h.target} (${h.folder}/${h.files}, ${files.length} files: ${h.what})\n` +
+      `  accepted histories with no error: ${clean}/${conversations}` +
+      (h.readOnly ? ' (read only: not normalized)' : '; normalize changes none') +
+      '\n',
+  );
+  for (const b of bad) {
+    problems++;
+    process.stdout.write(`  FAIL ${h.folder}/${b}\n`);
+  }
 }
 
 process.stdout.write(
