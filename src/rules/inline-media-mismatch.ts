@@ -6,13 +6,30 @@
  */
 import { mediaMismatch } from '../core/media.js';
 import { isObject, type Part } from '../model/types.js';
-import { defineRule } from './rule.js';
+import { defineRule, type RuleContext } from './rule.js';
 
 /** The mismatch of an inline media part, or undefined. */
 function mismatch(part: Part): string | undefined {
   if (part.type !== 'image' && part.type !== 'document') return undefined;
   if (typeof part.data !== 'string' || typeof part.mediaType !== 'string') return undefined;
   return mediaMismatch(part.data, part.mediaType);
+}
+
+function report(
+  p: Part,
+  found: string,
+  i: number,
+  j: number,
+  path: (string | number)[],
+  ctx: RuleContext,
+): void {
+  ctx.report({
+    messageId: found === 'unknown' ? 'unknown' : 'other',
+    data: { kind: p.type, mediaType: p.mediaType as string, found },
+    messageIndex: i,
+    partIndex: j,
+    path,
+  });
 }
 
 /** The `inline-media-mismatch` rule. */
@@ -31,21 +48,19 @@ export default defineRule({
   },
   partTypes: ['image', 'document', 'tool-result'],
   part(part, i, j, _subject, ctx) {
-    const items: { p: Part; path: (string | number)[] }[] = [{ p: part, path: [] }];
-    if (part.type === 'tool-result' && Array.isArray(part.content))
-      part.content.forEach((c, k) => {
-        if (isObject(c)) items.push({ p: c as Part, path: ['content', k] });
-      });
-    for (const { p, path } of items) {
-      const found = mismatch(p);
-      if (found === undefined) continue;
-      ctx.report({
-        messageId: found === 'unknown' ? 'unknown' : 'other',
-        data: { kind: p.type, mediaType: p.mediaType as string, found },
-        messageIndex: i,
-        partIndex: j,
-        path: [...path, 'data'],
-      });
+    if (part.type !== 'tool-result') {
+      const found = mismatch(part);
+      if (found !== undefined) report(part, found, i, j, ['data'], ctx);
+      return;
+    }
+    const content = part.content;
+    if (!Array.isArray(content)) return;
+    // Every history has results: only media inside them costs more than a type check.
+    for (let k = 0; k < content.length; k++) {
+      const c = content[k];
+      if (!isObject(c) || (c.type !== 'image' && c.type !== 'document')) continue;
+      const found = mismatch(c as Part);
+      if (found !== undefined) report(c as Part, found, i, j, ['content', k, 'data'], ctx);
     }
   },
 });
