@@ -39,7 +39,7 @@ export interface PlacementResult {
   changed: boolean;
 }
 
-/** One message being placed: the message, where it came from, and whether it is still as given. */
+/** One message being placed, and the input index it came from (undefined for an added one). */
 interface Slot {
   message: Message;
   from: number | undefined;
@@ -77,8 +77,8 @@ export function placeForTarget(
     merged: [],
     changed: false,
   };
-  // A result synthesized by the step before counts as a turn of its own here: merged into its
-  // neighbour below, the history is what the Bedrock writer writes and its next read gives.
+  // A result synthesized by the step before is a turn of its own here; merged into its neighbour
+  // below (Bedrock), the history is what the Bedrock writer writes and its next read gives.
   const problems = turnOrderProblems(messages, view);
   if (problems.length === 0) return unchanged;
 
@@ -197,7 +197,8 @@ function moveResults(
   }
   // Which parts to take out of which message, and where each goes.
   const take = new Map<number, Set<number>>();
-  const blocks = new Map<number, { at: number; calls: CallRef[] }>();
+  /** By the position each block goes after: the calls whose results go there, in call order. */
+  const blocks = new Map<number, CallRef[]>();
   for (const [first, turn] of repair) {
     const last = turn.at(-1)!;
     const members = new Set(turn);
@@ -229,7 +230,7 @@ function moveResults(
     }
     const toMove = calls.filter((c) => c.answer!.position > placed);
     if (toMove.length === 0) continue;
-    blocks.set(placed, { at: placed, calls: toMove });
+    blocks.set(placed, toMove);
     for (const c of toMove) {
       const r = c.answer!;
       let set = take.get(r.position);
@@ -252,7 +253,7 @@ function moveResults(
     if (block === undefined) return;
     // The moved results, one message per source message, in the order of the calls.
     const groups: { from: number; parts: Part[]; calls: CallRef[] }[] = [];
-    for (const c of block.calls) {
+    for (const c of block) {
       const r = c.answer!;
       let g = groups.find((x) => x.from === r.position);
       if (g === undefined) groups.push((g = { from: r.position, parts: [], calls: [] }));
