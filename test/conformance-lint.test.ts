@@ -14,7 +14,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lintBytes } from '../src/lint/engine.js';
 import { SeverityResolver } from '../src/lint/severity.js';
-import { SHARED } from './helpers/cli.js';
+import { describeShared, SHARED } from './helpers/shared.js';
 
 const CASES = path.join(SHARED, 'conformance', 'cases');
 
@@ -206,9 +206,6 @@ function idOf(part: { [key: string]: Json }): string {
 
 // ---------------------------------------------------------------------------
 
-const names = readdirSync(CASES)
-  .filter((n) => !n.startsWith('.'))
-  .sort();
 const rules = new SeverityResolver({}, CASES).forFile(undefined);
 
 describe('the line map of this test', () => {
@@ -223,7 +220,11 @@ describe('the line map of this test', () => {
   });
 });
 
-describe('lint on the conformance cases', () => {
+describeShared('lint on the conformance cases', 'conformance/cases', () => {
+  const names = readdirSync(CASES)
+    .filter((n) => !n.startsWith('.'))
+    .sort();
+
   it('finds the cases', () => {
     expect(names.length).toBeGreaterThan(0);
   });

@@ -5,13 +5,11 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, SHARED } from './helpers/cli.js';
+import { afterAll, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+import { describeShared, SHARED } from './helpers/shared.js';
 
 const CASES = path.join(SHARED, 'conformance', 'cases');
-const names = readdirSync(CASES)
-  .filter((n) => statSync(path.join(CASES, n)).isDirectory())
-  .sort();
 const work = mkdtempSync(path.join(tmpdir(), 'histlint-conformance-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -31,7 +29,11 @@ function expectSubset(actual: unknown, expected: unknown): void {
   }
 }
 
-describe('conformance cases', () => {
+describeShared('conformance cases', 'conformance/cases', () => {
+  const names = readdirSync(CASES)
+    .filter((n) => statSync(path.join(CASES, n)).isDirectory())
+    .sort();
+
   it('finds the cases', () => {
     expect(names.length).toBeGreaterThan(0);
   });

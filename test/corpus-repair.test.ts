@@ -12,7 +12,7 @@
  *   every original result still there, and a second normalize changes
  *   nothing.
  */
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { normalizeHistory } from '../src/core/normalize.js';
 import type { ProviderView } from '../src/core/turns.js';
 import { targetFor, type Conversation } from '../src/formats/format.js';
@@ -23,10 +23,9 @@ import type { Message, Part } from '../src/model/types.js';
 import { ruleById } from '../src/rules/index.js';
 import { ROOT } from './helpers/cli.js';
 import { corpusConversations, type CorpusConversation } from './helpers/corpus.js';
+import { describeShared } from './helpers/shared.js';
 
 const rules = new SeverityResolver({}, ROOT, new Map()).forFile(undefined);
-/** Accepted conversations of a format histlint writes back (a Claude Code session is read only). */
-const accepted = corpusConversations().filter((c) => c.accepted && !c.format.readOnly);
 
 function lint(c: CorpusConversation, value: JsonValue, target: string): Finding[] {
   return lintText(stringifyJson(value, 2), { rules, from: c.format.name, target });
@@ -126,7 +125,10 @@ function normalizeFile(
   return { value: written, messages: r.messages, changed: r.changed };
 }
 
-describe('accepted corpus conversations', () => {
+describeShared('accepted corpus conversations', 'corpus', () => {
+  /** Accepted conversations of a format histlint writes back (a Claude Code session is read only). */
+  const accepted = corpusConversations().filter((c) => c.accepted && !c.format.readOnly);
+
   it('are there to check', () => {
     expect(accepted.length).toBeGreaterThan(250);
   });

@@ -12,7 +12,8 @@ import { TURN_ORDER_RULES } from '../src/core/turn-order.js';
 import { lintBytes } from '../src/lint/engine.js';
 import { RULES, ruleDocsUrl } from '../src/rules/index.js';
 import type { Rule, Severity } from '../src/rules/rule.js';
-import { ROOT, SHARED, runCli } from './helpers/cli.js';
+import { ROOT, runCli } from './helpers/cli.js';
+import { describeShared, SHARED } from './helpers/shared.js';
 import { discoverRuleCases, enabledRules } from './helpers/rule-fixtures.js';
 
 const RULES_DIR = path.join(ROOT, 'src', 'rules');
@@ -130,7 +131,7 @@ describe('rule modules', () => {
   });
 });
 
-describe('SPEC.md §3 rule table', () => {
+describeShared('SPEC.md §3 rule table', 'SPEC.md', () => {
   // The table is a minimum (SPEC §3): every rule it names is registered with its default; the
   // registry may hold more, each with its doc page (checked below).
   it('is a subset of the registry, with the same default severities', () => {

@@ -20,9 +20,8 @@ import { formatByName } from '../src/formats/index.js';
 import { lintText, type Finding } from '../src/lint/engine.js';
 import { SeverityResolver } from '../src/lint/severity.js';
 import type { JsonValue } from '../src/model/json.js';
-import { ROOT, SHARED, runCli } from './helpers/cli.js';
-
-const CORPUS = path.join(SHARED, 'corpus');
+import { ROOT, runCli } from './helpers/cli.js';
+import { CORPUS, describeShared } from './helpers/shared.js';
 
 /** An entry of scripts/corpus-expectations.json: rules that fire on one cassette, and why. */
 interface Expectation {
@@ -148,20 +147,27 @@ interface Verdicts {
   unread: string[];
 }
 
-const verdicts = new Map<string, Verdicts>();
-for (const f of FOLDERS) {
-  // Until an adapter is registered, its folder cannot be read (see the skipped tests).
-  if (formatByName(f.format) === undefined) continue;
-  const v: Verdicts = { accepted: [], rejected: [], unread: [] };
-  for (const record of records(f.folder)) {
-    const all = lintRecord(f, record);
-    for (const x of all)
-      if (x.ruleId === 'not-a-conversation' || x.ruleId === 'parse-error')
-        v.unread.push(`${record.where}: ${x.message}`);
-    const findings = all.filter((x) => x.ruleId.startsWith(`${f.target}/`));
-    (record.accepted ? v.accepted : v.rejected).push({ record, findings });
+let verdictsByFolder: Map<string, Verdicts> | undefined;
+
+/** The verdicts of every folder (computed once, when a suite first asks). */
+function verdicts(): Map<string, Verdicts> {
+  if (verdictsByFolder !== undefined) return verdictsByFolder;
+  verdictsByFolder = new Map<string, Verdicts>();
+  for (const f of FOLDERS) {
+    // Until an adapter is registered, its folder cannot be read (see the skipped tests).
+    if (formatByName(f.format) === undefined) continue;
+    const v: Verdicts = { accepted: [], rejected: [], unread: [] };
+    for (const record of records(f.folder)) {
+      const all = lintRecord(f, record);
+      for (const x of all)
+        if (x.ruleId === 'not-a-conversation' || x.ruleId === 'parse-error')
+          v.unread.push(`${record.where}: ${x.message}`);
+      const findings = all.filter((x) => x.ruleId.startsWith(`${f.target}/`));
+      (record.accepted ? v.accepted : v.rejected).push({ record, findings });
+    }
+    verdictsByFolder.set(f.folder, v);
   }
-  verdicts.set(f.folder, v);
+  return verdictsByFolder;
 }
 
 /** `rule (severity)` for each distinct finding rule, sorted. */
@@ -169,47 +175,49 @@ function fired(findings: readonly Pick<Finding, 'ruleId' | 'severity'>[]): strin
   return [...new Set(findings.map((x) => `${x.ruleId} (${x.severity})`))].sort();
 }
 
-describe.each(FOLDERS)('--target $target on shared/corpus/$folder', (f) => {
-  const v = verdicts.get(f.folder);
-  const skip = v === undefined;
-  const why = skip
-    ? ` (skipped: the ${f.format} format is not registered in src/formats/index.ts)`
-    : '';
+describeShared('the target rules on the recorded verdicts', 'corpus', () => {
+  describe.each(FOLDERS)('--target $target on shared/corpus/$folder', (f) => {
+    const v = verdicts().get(f.folder);
+    const skip = v === undefined;
+    const why = skip
+      ? ` (skipped: the ${f.format} format is not registered in src/formats/index.ts)`
+      : '';
 
-  it.skipIf(skip)(`reads every record as ${f.format}${why}`, () => {
-    expect(v!.unread).toEqual([]);
-    for (const { record } of [...v!.accepted, ...v!.rejected]) {
-      expect(detectFormat(record.request).name, record.where).toBe(f.format);
-    }
-  });
+    it.skipIf(skip)(`reads every record as ${f.format}${why}`, () => {
+      expect(v!.unread).toEqual([]);
+      for (const { record } of [...v!.accepted, ...v!.rejected]) {
+        expect(detectFormat(record.request).name, record.where).toBe(f.format);
+      }
+    });
 
-  it.skipIf(skip)(`gives accepted records no error from a ${f.target} rule${why}`, () => {
-    expect(v!.accepted.length).toBeGreaterThan(0);
-    const errors = v!.accepted.flatMap(({ record, findings }) =>
-      findings
-        .filter((x) => x.severity === 'error')
-        .map((x) => `${record.where} ${record.cassette}: ${x.ruleId}: ${x.message}`),
-    );
-    expect(errors).toEqual([]);
-  });
+    it.skipIf(skip)(`gives accepted records no error from a ${f.target} rule${why}`, () => {
+      expect(v!.accepted.length).toBeGreaterThan(0);
+      const errors = v!.accepted.flatMap(({ record, findings }) =>
+        findings
+          .filter((x) => x.severity === 'error')
+          .map((x) => `${record.where} ${record.cassette}: ${x.ruleId}: ${x.message}`),
+      );
+      expect(errors).toEqual([]);
+    });
 
-  it.skipIf(skip)(`warns on accepted records only where the model decides${why}`, () => {
-    const table = Object.fromEntries(
-      v!.accepted
-        .filter(({ findings }) => findings.length > 0)
-        .map(({ record, findings }) => [
-          record.cassette,
-          [...new Set(findings.map((x) => x.ruleId))].sort(),
-        ]),
-    );
-    expect(table).toEqual(expectedAcceptedWarnings(f.folder));
-  });
+    it.skipIf(skip)(`warns on accepted records only where the model decides${why}`, () => {
+      const table = Object.fromEntries(
+        v!.accepted
+          .filter(({ findings }) => findings.length > 0)
+          .map(({ record, findings }) => [
+            record.cassette,
+            [...new Set(findings.map((x) => x.ruleId))].sort(),
+          ]),
+      );
+      expect(table).toEqual(expectedAcceptedWarnings(f.folder));
+    });
 
-  it.skipIf(skip)(`catches the rejected records whose error is about the history${why}`, () => {
-    const table = Object.fromEntries(
-      v!.rejected.map(({ record, findings }) => [record.cassette, fired(findings)]),
-    );
-    expect(table).toEqual(expectedRejected(f.folder));
+    it.skipIf(skip)(`catches the rejected records whose error is about the history${why}`, () => {
+      const table = Object.fromEntries(
+        v!.rejected.map(({ record, findings }) => [record.cassette, fired(findings)]),
+      );
+      expect(table).toEqual(expectedRejected(f.folder));
+    });
   });
 });
 
@@ -241,83 +249,89 @@ async function lintFolderWithCli(f: Folder): Promise<Map<string, JsonFinding[]>>
   return out;
 }
 
-describe.each(FOLDERS)(
-  'histlint lint --pointer /request --from $format --target $target on shared/corpus/$folder',
-  (f) => {
-    const skip = formatByName(f.format) === undefined;
-    const all = skip ? [] : records(f.folder);
-    const trust = new Set(EXPECTATIONS.trustRules.rules);
-    let cli: Map<string, JsonFinding[]> | undefined;
-    const findingsOf = async (record: CorpusRecord) =>
-      (cli ??= await lintFolderWithCli(f)).get(record.where) ?? [];
+describeShared('histlint lint on the recorded verdicts', 'corpus', () => {
+  describe.each(FOLDERS)(
+    'histlint lint --pointer /request --from $format --target $target on shared/corpus/$folder',
+    (f) => {
+      const skip = formatByName(f.format) === undefined;
+      const all = skip ? [] : records(f.folder);
+      const trust = new Set(EXPECTATIONS.trustRules.rules);
+      let cli: Map<string, JsonFinding[]> | undefined;
+      const findingsOf = async (record: CorpusRecord) =>
+        (cli ??= await lintFolderWithCli(f)).get(record.where) ?? [];
 
-    it.skipIf(skip)('reads every record', async () => {
-      const unread: string[] = [];
-      for (const record of all) {
-        for (const x of await findingsOf(record)) {
-          if (x.ruleId === 'not-a-conversation' || x.ruleId === 'parse-error')
-            unread.push(`${record.where}: ${x.message}`);
-        }
-      }
-      expect(unread).toEqual([]);
-    });
-
-    it.skipIf(skip)(
-      'gives no accepted record an error (trust-rule errors are listed)',
-      async () => {
-        const falsePositives: string[] = [];
-        const trustErrors: Record<string, string[]> = {};
-        for (const record of all.filter((x) => x.accepted)) {
+      it.skipIf(skip)('reads every record', async () => {
+        const unread: string[] = [];
+        for (const record of all) {
           for (const x of await findingsOf(record)) {
-            if (x.severity !== 'error') continue;
-            if (!trust.has(x.ruleId)) {
-              falsePositives.push(`${record.where} ${record.cassette}: ${x.ruleId}: ${x.message}`);
-            } else (trustErrors[record.cassette] ??= []).push(x.ruleId);
+            if (x.ruleId === 'not-a-conversation' || x.ruleId === 'parse-error')
+              unread.push(`${record.where}: ${x.message}`);
           }
         }
-        expect(falsePositives).toEqual([]);
-        const listed = Object.fromEntries(
-          Object.entries(folderTable(EXPECTATIONS.acceptedTrustErrors, f.folder)).map(([c, e]) => [
-            c,
-            e.rules,
-          ]),
-        );
-        expect(
-          Object.fromEntries(
-            Object.entries(trustErrors).map(([c, ids]) => [c, [...new Set(ids)].sort()]),
-          ),
-        ).toEqual(listed);
-      },
-    );
+        expect(unread).toEqual([]);
+      });
 
-    it.skipIf(skip)(
-      'gives an error on each rejection the history alone explains, a warning where the model decides',
-      async () => {
-        const verdicts: Record<string, string> = {};
-        for (const record of all.filter((x) => !x.accepted)) {
-          const want = folderTable(EXPECTATIONS.rejected, f.folder)[record.cassette];
-          if (want === undefined || want.verdict === 'none') continue;
-          const mine = (await findingsOf(record)).filter((x) => want.rules.includes(x.ruleId));
-          const errors = mine.some((x) => x.severity === 'error');
-          verdicts[record.cassette] = errors ? 'error' : mine.length > 0 ? 'warn' : 'missed';
-        }
-        const expected = Object.fromEntries(
-          Object.entries(folderTable(EXPECTATIONS.rejected, f.folder))
-            .filter(([, e]) => e.verdict !== 'none')
-            .map(([c, e]) => [c, e.verdict]),
-        );
-        expect(verdicts).toEqual(expected);
-      },
-    );
+      it.skipIf(skip)(
+        'gives no accepted record an error (trust-rule errors are listed)',
+        async () => {
+          const falsePositives: string[] = [];
+          const trustErrors: Record<string, string[]> = {};
+          for (const record of all.filter((x) => x.accepted)) {
+            for (const x of await findingsOf(record)) {
+              if (x.severity !== 'error') continue;
+              if (!trust.has(x.ruleId)) {
+                falsePositives.push(
+                  `${record.where} ${record.cassette}: ${x.ruleId}: ${x.message}`,
+                );
+              } else (trustErrors[record.cassette] ??= []).push(x.ruleId);
+            }
+          }
+          expect(falsePositives).toEqual([]);
+          const listed = Object.fromEntries(
+            Object.entries(folderTable(EXPECTATIONS.acceptedTrustErrors, f.folder)).map(
+              ([c, e]) => [c, e.rules],
+            ),
+          );
+          expect(
+            Object.fromEntries(
+              Object.entries(trustErrors).map(([c, ids]) => [c, [...new Set(ids)].sort()]),
+            ),
+          ).toEqual(listed);
+        },
+      );
 
-    it.skipIf(skip)('finds what the engine finds (the CLI path agrees with lintText)', async () => {
-      const v = verdicts.get(f.folder)!;
-      for (const { record, findings } of [...v.accepted, ...v.rejected]) {
-        const fromCli = (await findingsOf(record)).filter((x) =>
-          x.ruleId.startsWith(`${f.target}/`),
-        );
-        expect(fired(fromCli), record.where).toEqual(fired(findings));
-      }
-    });
-  },
-);
+      it.skipIf(skip)(
+        'gives an error on each rejection the history alone explains, a warning where the model decides',
+        async () => {
+          const verdicts: Record<string, string> = {};
+          for (const record of all.filter((x) => !x.accepted)) {
+            const want = folderTable(EXPECTATIONS.rejected, f.folder)[record.cassette];
+            if (want === undefined || want.verdict === 'none') continue;
+            const mine = (await findingsOf(record)).filter((x) => want.rules.includes(x.ruleId));
+            const errors = mine.some((x) => x.severity === 'error');
+            verdicts[record.cassette] = errors ? 'error' : mine.length > 0 ? 'warn' : 'missed';
+          }
+          const expected = Object.fromEntries(
+            Object.entries(folderTable(EXPECTATIONS.rejected, f.folder))
+              .filter(([, e]) => e.verdict !== 'none')
+              .map(([c, e]) => [c, e.verdict]),
+          );
+          expect(verdicts).toEqual(expected);
+        },
+      );
+
+      it.skipIf(skip)(
+        'finds what the engine finds (the CLI path agrees with lintText)',
+        async () => {
+          const v = verdicts().get(f.folder)!;
+          for (const { record, findings } of [...v.accepted, ...v.rejected]) {
+            const fromCli = (await findingsOf(record)).filter((x) =>
+              x.ruleId.startsWith(`${f.target}/`),
+            );
+            expect(fired(fromCli), record.where).toEqual(fired(findings));
+          }
+        },
+      );
+    },
+  );
+});

@@ -6,7 +6,7 @@
  * unless the conversation itself has a pairing error the conversion carries
  * (a call without a result).
  */
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { TURN_ORDER_RULES } from '../src/core/turn-order.js';
 import { normalizeHistory } from '../src/core/normalize.js';
 import { TARGETS } from '../src/config/names.js';
@@ -16,11 +16,13 @@ import { SeverityResolver } from '../src/lint/severity.js';
 import { stringifyJson } from '../src/model/json.js';
 import { ROOT } from './helpers/cli.js';
 import { corpusConversations } from './helpers/corpus.js';
+import { describeShared } from './helpers/shared.js';
 
-const conversations = corpusConversations();
 const rules = new SeverityResolver({}, ROOT, new Map()).forFile(undefined);
 
-describe('convert --to P, then lint --target P', () => {
+describeShared('convert --to P, then lint --target P', 'corpus', () => {
+  const conversations = corpusConversations();
+
   it('reads the corpus', () => {
     expect(conversations.length).toBeGreaterThan(300);
   });

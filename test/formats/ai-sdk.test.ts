@@ -25,6 +25,7 @@ import {
   REQUEST_FOLDERS,
   type CorpusRecord,
 } from '../helpers/formats.js';
+import { describeShared } from '../helpers/shared.js';
 
 const FIXTURES = path.join(ROOT, 'fixtures', 'formats', 'ai-sdk');
 
@@ -231,12 +232,6 @@ describe('ai-sdk detection', () => {
     expect(sources.filter((s) => !fmt.detect(s.value)).map((s) => s.where)).toEqual([]);
   });
 
-  it.each(REQUEST_FOLDERS)('rejects every %s corpus record', (folder) => {
-    const records = corpusRecords(folder);
-    expect(records.length).toBeGreaterThan(0);
-    expect(records.filter((r) => fmt.detect(r.value)).map((r) => r.where)).toEqual([]);
-  });
-
   it('rejects v1 conversations', () => {
     const files = [
       path.join(ROOT, 'fixtures', 'examples', 'interrupted-run.json'),
@@ -291,7 +286,7 @@ function pairingView(c: Conversation): JsonValue[] {
   return out;
 }
 
-describe('ai-sdk conversion from the openai-chat corpus', () => {
+describeShared('ai-sdk conversion from the openai-chat corpus', 'corpus/openai-chat', () => {
   const records = corpusRecords('openai-chat');
 
   it('openai-chat → v1 → ai-sdk → v1 keeps calls, results and ids', () => {
@@ -427,5 +422,13 @@ describe('ai-sdk locate', () => {
     const read = fmt.read(options);
     expect(read.locate(0, 0)).toBe('/system');
     expect(read.locate(1)).toBe('/messages/0');
+  });
+});
+
+describeShared('ai-sdk detection on the corpus', 'corpus', () => {
+  it.each(REQUEST_FOLDERS)('rejects every %s corpus record', (folder) => {
+    const records = corpusRecords(folder);
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.filter((r) => fmt.detect(r.value)).map((r) => r.where)).toEqual([]);
   });
 });

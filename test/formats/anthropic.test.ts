@@ -30,6 +30,7 @@ import {
   storedRoundTrip,
   v1InputFiles,
 } from '../helpers/formats.js';
+import { describeShared } from '../helpers/shared.js';
 
 const FIXTURES = path.join(ROOT, 'fixtures', 'formats', 'anthropic');
 const OTHER_FOLDERS = otherFolders(CORPUS_FOLDERS, 'anthropic');
@@ -85,7 +86,7 @@ function redactedData(value: JsonValue): string[] {
   return out;
 }
 
-describe('anthropic corpus', () => {
+describeShared('anthropic corpus', 'corpus/anthropic', () => {
   it('has every record', () => {
     expect(records.length).toBe(80);
   });
@@ -130,16 +131,6 @@ describe('anthropic corpus', () => {
 });
 
 describe('anthropic detection', () => {
-  it('recognizes every request of the corpus', () => {
-    for (const rec of records) expect(anthropicFormat.detect(rec.value), rec.where).toBe(true);
-  });
-
-  it('rejects the other formats of the corpus', () => {
-    const others = OTHER_FOLDERS.flatMap((f) => corpusRecords(f, { lines: true }));
-    expect(others.length).toBeGreaterThan(1000);
-    for (const rec of others) expect(anthropicFormat.detect(rec.value), rec.where).toBe(false);
-  });
-
   it('rejects v1 conversations', () => {
     const files = v1InputFiles();
     for (const file of files) expect(anthropicFormat.detect(readJson(file)), file).toBe(false);
@@ -427,5 +418,17 @@ describe('anthropic through normalize', () => {
       'call_b',
       'call_a',
     ]);
+  });
+});
+
+describeShared('anthropic detection on the corpus', 'corpus', () => {
+  it('recognizes every request of the corpus', () => {
+    for (const rec of records) expect(anthropicFormat.detect(rec.value), rec.where).toBe(true);
+  });
+
+  it('rejects the other formats of the corpus', () => {
+    const others = OTHER_FOLDERS.flatMap((f) => corpusRecords(f, { lines: true }));
+    expect(others.length).toBeGreaterThan(1000);
+    for (const rec of others) expect(anthropicFormat.detect(rec.value), rec.where).toBe(false);
   });
 });

@@ -32,6 +32,7 @@ import {
   storedRoundTrip,
   v1InputFiles,
 } from '../helpers/formats.js';
+import { describeShared } from '../helpers/shared.js';
 
 const FIXTURES = path.join(ROOT, 'fixtures', 'formats', 'bedrock');
 const OTHER_FOLDERS = otherFolders(CORPUS_FOLDERS, 'bedrock-converse');
@@ -62,7 +63,7 @@ function valuesUnder(value: JsonValue, keys: readonly string[]): JsonValue[] {
   return out;
 }
 
-describe('bedrock corpus', () => {
+describeShared('bedrock corpus', 'corpus/bedrock-converse', () => {
   it('has every record', () => {
     expect(records.length).toBe(49);
   });
@@ -113,16 +114,6 @@ describe('bedrock corpus', () => {
 });
 
 describe('bedrock detection', () => {
-  it('recognizes every request of the corpus', () => {
-    for (const rec of records) expect(bedrockFormat.detect(rec.value), rec.where).toBe(true);
-  });
-
-  it('rejects the other formats of the corpus', () => {
-    const others = OTHER_FOLDERS.flatMap((f) => corpusRecords(f, { lines: true }));
-    expect(others.length).toBeGreaterThan(1000);
-    for (const rec of others) expect(bedrockFormat.detect(rec.value), rec.where).toBe(false);
-  });
-
   it('rejects v1 conversations', () => {
     const files = v1InputFiles();
     for (const file of files) expect(bedrockFormat.detect(readJson(file)), file).toBe(false);
@@ -467,5 +458,17 @@ describe('bedrock through normalize', () => {
       { text: 'and?' },
     ]);
     expect(((out.toolConfig as JsonObject).tools as JsonObject[]).length).toBe(2);
+  });
+});
+
+describeShared('bedrock detection on the corpus', 'corpus', () => {
+  it('recognizes every request of the corpus', () => {
+    for (const rec of records) expect(bedrockFormat.detect(rec.value), rec.where).toBe(true);
+  });
+
+  it('rejects the other formats of the corpus', () => {
+    const others = OTHER_FOLDERS.flatMap((f) => corpusRecords(f, { lines: true }));
+    expect(others.length).toBeGreaterThan(1000);
+    for (const rec of others) expect(bedrockFormat.detect(rec.value), rec.where).toBe(false);
   });
 });

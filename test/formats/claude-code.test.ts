@@ -4,7 +4,6 @@
  * follow the hand-written cases of fixtures/formats/claude-code.
  */
 import {
-  copyFileSync,
   existsSync,
   mkdtempSync,
   readdirSync,
@@ -20,10 +19,10 @@ import { claudeCodeFormat, type ClaudeCodeContext } from '../../src/formats/clau
 import { SourceError } from '../../src/model/errors.js';
 import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import { parsePointer, valueAt } from '../../src/model/pointer.js';
-import { ROOT, runCli, SHARED } from '../helpers/cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 import { DANGLING_SESSION } from '../helpers/lint-fixtures.js';
+import { CORPUS, describeShared } from '../helpers/shared.js';
 
-const CORPUS = path.join(SHARED, 'corpus');
 const SESSIONS = path.join(CORPUS, 'claude-code-jsonl');
 const FIXTURES = path.join(ROOT, 'fixtures', 'formats', 'claude-code');
 
@@ -37,7 +36,12 @@ function loadSession(file: string): JsonValue {
     .map((line) => parseJson(line));
 }
 
-const sessionFiles = existsSync(SESSIONS) ? readdirSync(SESSIONS).sort() : [];
+/** A session of fixtures/formats/claude-code (its events as one array) and as JSONL text. */
+function fixtureSession(name: string): { value: JsonValue; jsonl: string } {
+  const value = parseJson(readFileSync(path.join(FIXTURES, name, 'source.json'), 'utf8'));
+  const jsonl = (value as JsonValue[]).map((event) => stringifyJson(event, 0) + '\n').join('');
+  return { value, jsonl };
+}
 
 /** Every message and part is located at a node of the source; ids, arguments and signatures at their own field. */
 function expectLocatable(value: JsonValue, read: ReturnType<typeof claudeCodeFormat.read>): void {
@@ -74,7 +78,9 @@ function eventOutline(read: ReturnType<typeof claudeCodeFormat.read>): string {
     .join(' ');
 }
 
-describe('claude-code corpus', () => {
+describeShared('claude-code corpus', 'corpus/claude-code-jsonl', () => {
+  const sessionFiles = readdirSync(SESSIONS).sort();
+
   it('has the sessions', () => {
     expect(sessionFiles.length).toBe(22);
   });
@@ -215,7 +221,7 @@ describe('claude-code fixtures', () => {
 describe('claude-code format', () => {
   it('is read only', () => {
     expect(claudeCodeFormat.readOnly).toBe(true);
-    const read = claudeCodeFormat.read(loadSession('spotter__short.jsonl'));
+    const read = claudeCodeFormat.read(fixtureSession('block-mapping').value);
     expect(() => claudeCodeFormat.write(read.conversation, read.context)).toThrow(SourceError);
     expect(() => claudeCodeFormat.write(read.conversation)).toThrow(/read only/);
   });
@@ -225,7 +231,7 @@ describe('claude-code format', () => {
     try {
       // A call without its result: normalize would add one.
       writeFileSync(path.join(dir, 'broken.jsonl'), DANGLING_SESSION);
-      copyFileSync(path.join(SESSIONS, 'spotter__short.jsonl'), path.join(dir, 'short.jsonl'));
+      writeFileSync(path.join(dir, 'short.jsonl'), fixtureSession('block-mapping').jsonl);
       const check = (file: string) => runCli(['normalize', '--check', file], { cwd: dir });
       const wouldChange = await check('broken.jsonl');
       expect(wouldChange.code, wouldChange.stderr).toBe(1);
@@ -241,27 +247,16 @@ describe('claude-code format', () => {
     }
   });
 
-  it('rejects the other formats of the corpus and v1 conversations', () => {
+  it('rejects v1 conversations and the fixtures of the other formats', () => {
     const values: [string, JsonValue][] = [];
-    for (const folder of [
-      'anthropic',
-      'bedrock-converse',
-      'gemini',
-      'openai-chat',
-      'openai-responses',
-      'openai-agents-runstate',
-      'vercel-ai-uimessage-stream',
-    ]) {
-      const dir = path.join(CORPUS, folder);
-      for (const file of readdirSync(dir)) {
-        const text = readFileSync(path.join(dir, file), 'utf8');
-        if (file.endsWith('.json')) values.push([`${folder}/${file}`, parseJson(text)]);
-        else
-          text.split('\n').forEach((line, k) => {
-            if (line.trim() === '') return;
-            const rec = parseJson(line) as JsonObject;
-            values.push([`${folder}/${file}:${k + 1}`, rec.request ?? rec.messages ?? rec]);
-          });
+    const formats = path.join(ROOT, 'fixtures', 'formats');
+    for (const format of readdirSync(formats)) {
+      if (format === 'claude-code') continue;
+      for (const c of readdirSync(path.join(formats, format))) {
+        for (const file of ['source.json', 'input.json']) {
+          const full = path.join(formats, format, c, file);
+          if (existsSync(full)) values.push([full, parseJson(readFileSync(full, 'utf8'))]);
+        }
       }
     }
     const core = path.join(ROOT, 'fixtures', 'core');
@@ -284,5 +279,34 @@ describe('claude-code format', () => {
     expect(
       claudeCodeFormat.detect([{ type: 'user', message: { role: 'user', content: 'x' } }]),
     ).toBe(false);
+  });
+});
+
+describeShared('claude-code detection on the corpus', 'corpus', () => {
+  it('rejects the other formats of the corpus', () => {
+    const values: [string, JsonValue][] = [];
+    for (const folder of [
+      'anthropic',
+      'bedrock-converse',
+      'gemini',
+      'openai-chat',
+      'openai-responses',
+      'openai-agents-runstate',
+      'vercel-ai-uimessage-stream',
+    ]) {
+      const dir = path.join(CORPUS, folder);
+      for (const file of readdirSync(dir)) {
+        const text = readFileSync(path.join(dir, file), 'utf8');
+        if (file.endsWith('.json')) values.push([`${folder}/${file}`, parseJson(text)]);
+        else
+          text.split('\n').forEach((line, k) => {
+            if (line.trim() === '') return;
+            const rec = parseJson(line) as JsonObject;
+            values.push([`${folder}/${file}:${k + 1}`, rec.request ?? rec.messages ?? rec]);
+          });
+      }
+    }
+    expect(values.length).toBeGreaterThan(80);
+    for (const [label, value] of values) expect(claudeCodeFormat.detect(value), label).toBe(false);
   });
 });

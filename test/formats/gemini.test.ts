@@ -13,7 +13,6 @@ import { jsonEqual, stringifyJson, type JsonObject, type JsonValue } from '../..
 import type { Part } from '../../src/model/types.js';
 import { ROOT } from '../helpers/cli.js';
 import {
-  CORPUS,
   CORPUS_FOLDERS,
   corpusRecords,
   expectLocatable,
@@ -26,6 +25,7 @@ import {
   storedRoundTrip,
   v1InputFiles,
 } from '../helpers/formats.js';
+import { CORPUS, describeShared } from '../helpers/shared.js';
 
 const FIXTURES = path.join(ROOT, 'fixtures', 'formats', 'gemini');
 
@@ -39,7 +39,7 @@ const locatedFields = (p: Part): string[][] =>
     .filter((field) => field in p)
     .map((field) => [field]);
 
-describe('gemini corpus', () => {
+describeShared('gemini corpus', 'corpus/gemini', () => {
   it('has records', () => {
     expect(geminiRecords.length).toBeGreaterThanOrEqual(45);
   });
@@ -105,18 +105,6 @@ describe('gemini corpus', () => {
 });
 
 describe('gemini detection', () => {
-  it('recognizes every request of the corpus', () => {
-    for (const rec of geminiRecords) expect(geminiFormat.detect(rec.value), rec.where).toBe(true);
-  });
-
-  it('rejects the other formats of the corpus', () => {
-    const others = otherFolders(CORPUS_FOLDERS, 'gemini').flatMap((folder) =>
-      corpusRecords(folder, { documents: true }),
-    );
-    expect(others.length).toBeGreaterThan(50);
-    for (const rec of others) expect(geminiFormat.detect(rec.value), rec.where).toBe(false);
-  });
-
   it('rejects v1 conversations', () => {
     const files = v1InputFiles();
     for (const file of files) expect(geminiFormat.detect(readJson(file)), file).toBe(false);
@@ -409,5 +397,19 @@ describe('normalize through the gemini format', () => {
     };
     const value = repair(source);
     expect(value.contents).toEqual([source.contents[0], source.contents[2]]);
+  });
+});
+
+describeShared('gemini detection on the corpus', 'corpus', () => {
+  it('recognizes every request of the corpus', () => {
+    for (const rec of geminiRecords) expect(geminiFormat.detect(rec.value), rec.where).toBe(true);
+  });
+
+  it('rejects the other formats of the corpus', () => {
+    const others = otherFolders(CORPUS_FOLDERS, 'gemini').flatMap((folder) =>
+      corpusRecords(folder, { documents: true }),
+    );
+    expect(others.length).toBeGreaterThan(50);
+    for (const rec of others) expect(geminiFormat.detect(rec.value), rec.where).toBe(false);
   });
 });

@@ -24,6 +24,7 @@ import {
   textRoundTrip,
   type CorpusRecord,
 } from '../helpers/formats.js';
+import { describeShared } from '../helpers/shared.js';
 
 const FIXTURES = path.join(ROOT, 'fixtures', 'formats');
 const OTHER_FOLDERS = otherFolders(REQUEST_FOLDERS, 'openai-chat');
@@ -39,7 +40,7 @@ function cases(format: string): { name: string; dir: string }[] {
 
 const records = corpusRecords('openai-chat');
 
-describe('openai-chat corpus', () => {
+describeShared('openai-chat corpus', 'corpus/openai-chat', () => {
   it('has records', () => {
     expect(records.length).toBe(69);
   });
@@ -82,16 +83,6 @@ describe('openai-chat corpus', () => {
 });
 
 describe('openai-chat detection', () => {
-  it('recognizes every corpus record', () => {
-    expect(records.filter((r) => !fmt.detect(r.value)).map((r) => r.where)).toEqual([]);
-  });
-
-  it.each(OTHER_FOLDERS)('rejects every %s record', (folder) => {
-    const other = corpusRecords(folder);
-    expect(other.length).toBeGreaterThan(0);
-    expect(other.filter((r) => fmt.detect(r.value)).map((r) => r.where)).toEqual([]);
-  });
-
   it('rejects v1 conversations', () => {
     const v1Files = [
       path.join(ROOT, 'fixtures', 'examples', 'interrupted-run.json'),
@@ -326,16 +317,39 @@ describe('openai-chat normalize through the format', () => {
     expect(again.results.every((r) => r.status === 'answer')).toBe(true);
   });
 
-  it('repairs a bare tau-bench trajectory and keeps it bare', () => {
-    // A trajectory whose call ids are all distinct (some tau-bench runs reuse ids across turns).
-    const trajectories = records.filter((r) => Array.isArray(r.value));
-    const unique = trajectories.find((r) => {
-      const ids = (r.value as JsonObject[]).flatMap((m) =>
-        Array.isArray(m.tool_calls) ? (m.tool_calls as JsonObject[]).map((t) => t.id) : [],
-      );
-      return ids.length > 0 && new Set(ids).size === ids.length;
-    })!;
-    const traj = copy(unique.value) as JsonObject[];
+  it('repairs a bare agent trajectory (a tau-bench-like message list) and keeps it bare', () => {
+    const call = (id: string, name: string, args: string): JsonObject => ({
+      id,
+      type: 'function',
+      function: { name, arguments: args },
+    });
+    const trajectory: JsonObject[] = [
+      { role: 'system', content: 'You are a retail support agent. Follow the policy.' },
+      { role: 'user', content: 'I want to return the boots from order #W2378156.' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          call('call_b2', 'get_order_details', '{"order_id":"#W2378156"}'),
+          call('call_c3', 'get_user_details', '{"user_id":"yusuf_rossi_9620"}'),
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_b2', content: '{"status":"delivered"}' },
+      { role: 'tool', tool_call_id: 'call_c3', content: '{"payment":"paypal"}' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          call('call_a1', 'return_delivered_order_items', '{"item_ids":["4760268021"]}'),
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_a1', content: '{"status":"return requested"}' },
+      {
+        role: 'assistant',
+        content: 'The return is requested; the refund goes to your PayPal account.',
+      },
+    ];
+    const traj = copy(trajectory) as JsonObject[];
     const lastTool = traj.map((m) => m.role).lastIndexOf('tool');
     const callId = traj[lastTool]!.tool_call_id;
     traj.splice(lastTool, 1);
@@ -411,5 +425,17 @@ describe('openai-chat locate', () => {
     expect(locate(4, 0, ['content', 1, 'text'])).toBe('/messages/4/content/1/text');
     expect(locate(1, 0)).toBe('/messages/1/content');
     expect(locate(99)).toBe('/messages');
+  });
+});
+
+describeShared('openai-chat detection on the corpus', 'corpus', () => {
+  it('recognizes every corpus record', () => {
+    expect(records.filter((r) => !fmt.detect(r.value)).map((r) => r.where)).toEqual([]);
+  });
+
+  it.each(OTHER_FOLDERS)('rejects every %s record', (folder) => {
+    const other = corpusRecords(folder);
+    expect(other.length).toBeGreaterThan(0);
+    expect(other.filter((r) => fmt.detect(r.value)).map((r) => r.where)).toEqual([]);
   });
 });

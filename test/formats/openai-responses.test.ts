@@ -22,7 +22,6 @@ import { EnvelopeSchema } from '../../src/model/schema.js';
 import { ROOT } from '../helpers/cli.js';
 import {
   copy,
-  CORPUS,
   corpusRecords,
   failedRoundTrips,
   otherFolders,
@@ -31,6 +30,7 @@ import {
   textRoundTrip,
   type CorpusRecord,
 } from '../helpers/formats.js';
+import { CORPUS, describeShared } from '../helpers/shared.js';
 
 const FIXTURES = path.join(ROOT, 'fixtures', 'formats', 'openai-responses');
 
@@ -71,7 +71,7 @@ function runStateItems(): CorpusRecord[] {
   return out;
 }
 
-describe('openai-responses corpus round trip', () => {
+describeShared('openai-responses corpus round trip', 'corpus/openai-responses', () => {
   it('has records', () => {
     expect(RESPONSES.length).toBeGreaterThan(0);
   });
@@ -156,40 +156,6 @@ function jsonFiles(dir: string): CorpusRecord[] {
 }
 
 describe('openai-responses detection', () => {
-  it('recognizes every corpus record and the RunState item arrays', () => {
-    const missed = [...RESPONSES, ...runStateItems()]
-      .filter((r) => !fmt.detect(r.value))
-      .map((r) => r.where);
-    expect(missed).toEqual([]);
-  });
-
-  it('rejects the other formats of the corpus', () => {
-    const others = otherFolders(REQUEST_FOLDERS, 'openai-responses').flatMap((folder) =>
-      corpusRecords(folder),
-    );
-    expect(others.length).toBeGreaterThan(0);
-    const wrong = others.filter((r) => fmt.detect(r.value)).map((r) => r.where);
-    expect(wrong).toEqual([]);
-  });
-
-  it('rejects Claude Code events, UI message streams and single JSON documents of other formats', () => {
-    const values: CorpusRecord[] = [
-      ...jsonFiles(path.join(CORPUS, 'vercel-ai-uimessage-stream')),
-      ...jsonFiles(path.join(CORPUS, 'gemini')),
-      ...jsonFiles(path.join(CORPUS, 'claude-code-jsonl')),
-    ];
-    const dir = path.join(CORPUS, 'claude-code-jsonl');
-    if (existsSync(dir)) {
-      for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl'))) {
-        const lines = readFileSync(path.join(dir, file), 'utf8').split('\n');
-        const events = lines.filter((l) => l.trim() !== '').map((l) => parseJson(l));
-        values.push({ where: file, value: events });
-        events.forEach((e, i) => values.push({ where: `${file}:${i + 1}`, value: e }));
-      }
-    }
-    expect(values.filter((r) => fmt.detect(r.value)).map((r) => r.where)).toEqual([]);
-  });
-
   it('rejects v1 conversations (the project fixtures)', () => {
     const v1 = [
       ...jsonFiles(path.join(ROOT, 'fixtures', 'core')),
@@ -493,5 +459,41 @@ describe('openai-responses locate', () => {
       });
     }
     expect(bad).toEqual([]);
+  });
+});
+
+describeShared('openai-responses detection on the corpus', 'corpus', () => {
+  it('recognizes every corpus record and the RunState item arrays', () => {
+    const missed = [...RESPONSES, ...runStateItems()]
+      .filter((r) => !fmt.detect(r.value))
+      .map((r) => r.where);
+    expect(missed).toEqual([]);
+  });
+
+  it('rejects the other formats of the corpus', () => {
+    const others = otherFolders(REQUEST_FOLDERS, 'openai-responses').flatMap((folder) =>
+      corpusRecords(folder),
+    );
+    expect(others.length).toBeGreaterThan(0);
+    const wrong = others.filter((r) => fmt.detect(r.value)).map((r) => r.where);
+    expect(wrong).toEqual([]);
+  });
+
+  it('rejects Claude Code events, UI message streams and single JSON documents of other formats', () => {
+    const values: CorpusRecord[] = [
+      ...jsonFiles(path.join(CORPUS, 'vercel-ai-uimessage-stream')),
+      ...jsonFiles(path.join(CORPUS, 'gemini')),
+      ...jsonFiles(path.join(CORPUS, 'claude-code-jsonl')),
+    ];
+    const dir = path.join(CORPUS, 'claude-code-jsonl');
+    if (existsSync(dir)) {
+      for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl'))) {
+        const lines = readFileSync(path.join(dir, file), 'utf8').split('\n');
+        const events = lines.filter((l) => l.trim() !== '').map((l) => parseJson(l));
+        values.push({ where: file, value: events });
+        events.forEach((e, i) => values.push({ where: `${file}:${i + 1}`, value: e }));
+      }
+    }
+    expect(values.filter((r) => fmt.detect(r.value)).map((r) => r.where)).toEqual([]);
   });
 });

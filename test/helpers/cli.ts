@@ -9,9 +9,6 @@ import { main } from '../../src/cli/main.js';
 /** The project root. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The shared folder beside the project (SPEC, corpus, conformance). */
-export const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
-
 /** What a run printed and returned. */
 export interface CliResult {
   code: number;

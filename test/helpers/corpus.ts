@@ -11,10 +11,7 @@ import { detectFormat } from '../../src/formats/detect.js';
 import type { ConversationFormat } from '../../src/formats/format.js';
 import { SourceError } from '../../src/model/errors.js';
 import { parseJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
-import { SHARED } from './cli.js';
-
-/** Where the corpus lives. */
-export const CORPUS = path.join(SHARED, 'corpus');
+import { CORPUS } from './shared.js';
 
 /** One conversation of the corpus. */
 export interface CorpusConversation {

@@ -25,10 +25,8 @@ import {
 import { parsePointer, valueAt } from '../../src/model/pointer.js';
 import { ConversationSchema } from '../../src/model/schema.js';
 import { isObject, type Part } from '../../src/model/types.js';
-import { ROOT, SHARED } from './cli.js';
-
-/** The recorded provider requests (shared/corpus), one folder a format. */
-export const CORPUS = path.join(SHARED, 'corpus');
+import { ROOT } from './cli.js';
+import { CORPUS } from './shared.js';
 
 /** The corpus folders of the request formats, one a format. */
 export const REQUEST_FOLDERS = [
