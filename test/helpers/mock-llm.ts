@@ -56,6 +56,8 @@ export type MockReply =
       /** An HTTP error with a JSON error body. */
       status: number;
       message?: string;
+      /** The error's type (default `api_error` for Anthropic, `server_error` for OpenAI). */
+      type?: string;
       /** Put the request's auth headers into the error message (a badly behaved gateway). */
       echoHeaders?: boolean;
     }
@@ -423,7 +425,9 @@ export async function startMockLlm(): Promise<MockLlm> {
           message += ` (request headers: authorization=${String(req.headers.authorization)} x-api-key=${String(req.headers['x-api-key'])})`;
         }
         // Retries come at once, so tests stay fast.
-        send(res, reply.status, errorBody(anthropic, message), { 'retry-after-ms': '1' });
+        send(res, reply.status, errorBody(anthropic, message, reply.type), {
+          'retry-after-ms': '1',
+        });
         return;
       }
       const model = typeof body.model === 'string' ? body.model : 'mock';

@@ -1,7 +1,8 @@
 /**
  * The shared folder beside the project (`../shared`: SPEC.md, the conformance
- * cases, the third-party corpus) and the one rule every suite that reads it
- * follows, so a bare clone passes `npm test` and CI cannot pass by skipping:
+ * cases, the third-party corpus) and the one rule every suite that reads it,
+ * or needs a tool the machine may lack (pre-commit), follows, so a bare clone
+ * passes `npm test` and CI cannot pass by skipping:
  *
  * - present: the suite runs;
  * - absent: the suite is skipped, with one line on standard error naming it
@@ -42,24 +43,34 @@ export function describeShared(
   needs: string | readonly string[],
   body: () => void,
 ): void {
-  const missing = missingShared(needs);
-  if (missing.length === 0) {
+  const missing = missingShared(needs).map((rel) => `../shared/${rel}`);
+  describeIf(title, missing.length === 0 ? undefined : `${missing.join(', ')} not found`, body);
+}
+
+/**
+ * Declares a suite that needs something outside the repository (`../shared`,
+ * a tool such as pre-commit): `missing` says what is not there, or is
+ * undefined when all is. The rule of this module applies: run, or skip with
+ * one line, or fail under `HISTLINT_REQUIRE_SHARED=1`. The body runs only
+ * when nothing is missing.
+ */
+export function describeIf(title: string, missing: string | undefined, body: () => void): void {
+  if (missing === undefined) {
     describe(title, body);
     return;
   }
-  const what = missing.map((rel) => `../shared/${rel}`).join(', ');
   if (REQUIRE_SHARED) {
     describe(title, () => {
-      it(`needs ${what}`, () => {
-        throw new Error(`${what} not found, and HISTLINT_REQUIRE_SHARED=1 requires it`);
+      it(`needs what is missing: ${missing}`, () => {
+        throw new Error(`${missing}, and HISTLINT_REQUIRE_SHARED=1 requires it`);
       });
     });
     return;
   }
   process.stderr.write(
-    `skipped "${title}": ${what} not found (HISTLINT_REQUIRE_SHARED=1 makes this a failure)\n`,
+    `skipped "${title}": ${missing} (HISTLINT_REQUIRE_SHARED=1 makes this a failure)\n`,
   );
   describe.skip(title, () => {
-    it(`needs ${what}`, () => {});
+    it(`needs what is missing: ${missing}`, () => {});
   });
 }
