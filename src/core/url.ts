@@ -35,25 +35,25 @@ const URL_KEY = /(?:^|_)(?:url|uri)$|[a-z0-9](?:Url|Uri)$/;
  * there is content, not a fetch, and counts as safe; so does the `allow` scheme (a provider's
  * own storage, see {@link PROVIDER_STORAGE_SCHEMES}).
  */
-export function unsafeKeptScheme(data: unknown, allow?: string, depth = 0): string | null {
-  if (data === null || typeof data !== 'object' || depth > 64) return null;
-  if (Array.isArray(data)) {
-    for (const v of data) {
-      const s = unsafeKeptScheme(v, allow, depth + 1);
-      if (s !== null) return s;
+export function unsafeKeptScheme(data: unknown, allow?: string): string | null {
+  // An explicit stack: kept data is scanned to any depth, and deep nesting cannot overflow.
+  const stack: unknown[] = [data];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) stack.push(node[i]);
+      continue;
     }
-    return null;
-  }
-  const obj = data as Record<string, unknown>;
-  for (const key of Object.keys(obj)) {
-    const v = obj[key];
-    if (typeof v === 'string' && URL_KEY.test(key)) {
-      const scheme = urlScheme(v);
-      if (scheme !== 'http' && scheme !== 'https' && scheme !== 'data' && scheme !== allow)
-        return scheme;
-    } else {
-      const s = unsafeKeptScheme(v, allow, depth + 1);
-      if (s !== null) return s;
+    const obj = node as Record<string, unknown>;
+    const keys = Object.keys(obj);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const v = obj[keys[i]!];
+      if (typeof v === 'string' && URL_KEY.test(keys[i]!)) {
+        const scheme = urlScheme(v);
+        if (scheme !== 'http' && scheme !== 'https' && scheme !== 'data' && scheme !== allow)
+          return scheme;
+      } else stack.push(v);
     }
   }
   return null;

@@ -47,10 +47,36 @@ import {
   type PartWhere,
   type SourceLoc,
   withoutSystemFields,
-  keptField,
+  keptUnreadable,
 } from './shared.js';
 
 const FORMAT = 'ai-sdk';
+
+/**
+ * The wire fields only the v1 model sets (content, role, calls, results, media): kept data never
+ * restores one, so what sanitize, lint and show checked is what the provider receives. Kept data
+ * fills only fields v1 has no place for (`providerOptions`, ...).
+ */
+const WIRE = [
+  'role',
+  'content',
+  'type',
+  'text',
+  'image',
+  'data',
+  'url',
+  'mediaType',
+  'mimeType',
+  'filename',
+  'toolCallId',
+  'toolName',
+  'input',
+  'args',
+  'output',
+  'result',
+  'value',
+  'isError',
+];
 
 const AI_ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
@@ -666,7 +692,7 @@ function writeMedia(
     out[key] = part.mediaType!;
   }
   if (part.type === 'document' && typeof part.name === 'string') out.filename = part.name;
-  restoreFields(out, data);
+  restoreFields(out, data, WIRE);
   return out;
 }
 
@@ -679,14 +705,14 @@ function writeReasoning(
 ): JsonObject {
   if (data?.$type === 'redacted-reasoning') {
     const out: JsonObject = { type: 'redacted-reasoning', data: String(part.redacted ?? '') };
-    restoreFields(out, data);
+    restoreFields(out, data, WIRE);
     return out;
   }
   const out: JsonObject = {
     type: 'reasoning',
     text: typeof part.text === 'string' ? part.text : '',
   };
-  restoreFields(out, data);
+  restoreFields(out, data, WIRE);
   const fallback = defaultProvider(part);
   for (const [v1Key, hint] of [
     ['signature', '$signature'],
@@ -739,7 +765,7 @@ function writeToolCall(part: Part, data: JsonObject | undefined): JsonObject {
     // No input in the source.
   } else if (mode === 'json') out[key] = argumentsToValue(text);
   else out[key] = argumentsToObject(text);
-  restoreFields(out, data);
+  restoreFields(out, data, WIRE);
   return out;
 }
 
@@ -759,7 +785,7 @@ function writeOutputItem(item: Part, where: PartWhere, state: WriteState): JsonV
   state.losses.push(...providerDataLosses(item, FORMAT, where));
   if (item.type === 'text') {
     const out: JsonObject = { type: 'text', text: item.text! };
-    restoreFields(out, data);
+    restoreFields(out, data, WIRE);
     return out;
   }
   if (item.type === 'image' || item.type === 'document') {
@@ -775,7 +801,7 @@ function writeOutputItem(item: Part, where: PartWhere, state: WriteState): JsonV
       out.mediaType = item.mediaType;
     }
     if (item.type === 'document' && typeof item.name === 'string') out.filename = item.name;
-    restoreFields(out, data);
+    restoreFields(out, data, WIRE);
     return out;
   }
   state.losses.push({ ...where, what: `unknown part type "${item.type}" in a tool result` });
@@ -798,7 +824,10 @@ function writeToolResult(
         ? state.callNames.get(part.callId)
         : undefined;
   // A toolName the reader could not map (not a string) was kept as it was: it comes back.
-  if (name !== undefined && !keptField(data, 'toolName')) out.toolName = name;
+  const oddName = keptUnreadable(data, 'toolName');
+  if (oddName !== undefined && (oddName === null || typeof oddName !== 'object'))
+    out.toolName = oddName;
+  else if (name !== undefined) out.toolName = name;
   const content = Array.isArray(part.content) ? (part.content as Part[]) : [];
   const failed = part.failed === true;
   const texts = content.map((c) =>
@@ -818,12 +847,12 @@ function writeToolResult(
     out.result = result;
     if (failed) out.isError = true;
     else if (data.$isError === false) out.isError = false;
-    restoreFields(out, data);
+    restoreFields(out, data, WIRE);
     return out;
   }
   if (hint === 'absent' || hint === 'raw') {
     if (hint === 'raw') out.output = data!.output!;
-    restoreFields(out, data, ['output']);
+    restoreFields(out, data, WIRE);
     return out;
   }
   let output: JsonObject;
@@ -845,9 +874,9 @@ function writeToolResult(
       output = { type: 'content', value: items };
     } else output = { type, value: single ?? '' };
   }
-  restoreFields(output, isPlainObject(data?.output) ? data.output : undefined);
+  restoreFields(output, isPlainObject(data?.output) ? data.output : undefined, WIRE);
   out.output = output;
-  restoreFields(out, data, ['output']);
+  restoreFields(out, data, WIRE);
   return out;
 }
 
@@ -884,7 +913,7 @@ function writePart(
     case 'text': {
       state.losses.push(...fieldLosses(part, PART_FIELDS.text, where, 'text part'));
       const out: JsonObject = { type: 'text', text: part.text! };
-      restoreFields(out, data);
+      restoreFields(out, data, WIRE);
       return out;
     }
     case 'image':
@@ -958,9 +987,11 @@ function writeMessage(m: Message, i: number, state: WriteState, out: JsonValue[]
   }
   const msg: JsonObject = { role: m.role };
   const content = contentValue(items, data?.$content, m.role);
-  // A content the reader could not map was kept as it was: it comes back.
-  if (content !== undefined && !keptField(data, 'content')) msg.content = content;
-  restoreFields(msg, data);
+  // A content the reader could not map (an object, a number) was kept as it was: it comes back.
+  const unreadable = items.length === 0 ? keptUnreadable(data, 'content') : undefined;
+  if (unreadable !== undefined) msg.content = unreadable;
+  else if (content !== undefined) msg.content = content;
+  restoreFields(msg, data, WIRE);
   if (!(m.role === 'tool' && items.length === 0 && moved.length > 0)) out.push(msg);
   if (moved.length > 0) {
     const userItems: JsonValue[] = [];
@@ -1020,12 +1051,7 @@ function writeAiSdk(conversation: Conversation, context: unknown): WriteResult {
   const bare = ctx !== undefined ? ctx.bare : data === undefined;
   if (bare && system === undefined) return { value: messages, losses: state.losses };
   // A system prompt only ever comes from a system message (see withoutSystemFields).
-  const kept = withoutSystemFields(
-    data,
-    ['system'],
-    (v) => typeof v === 'string' || systemMessagesOf(v) !== undefined,
-    state.losses,
-  );
+  const kept = withoutSystemFields(data, ['system'], state.losses);
   return { value: requestBody(kept, { system, messages }), losses: state.losses };
 }
 

@@ -53,6 +53,31 @@ import {
 
 const FORMAT = 'anthropic';
 
+/**
+ * The wire fields only the v1 model sets (content, role, calls, results, media, system prompt):
+ * kept data never sets one, at any depth, so what sanitize, lint and show checked is what the
+ * provider receives. Kept data fills only fields v1 has no place for (`cache_control`, ...).
+ */
+const WIRE = [
+  'role',
+  'content',
+  'type',
+  'text',
+  'source',
+  'id',
+  'name',
+  'input',
+  'tool_use_id',
+  'is_error',
+  'thinking',
+  'signature',
+  'data',
+  'url',
+  'media_type',
+  'file_id',
+  'title',
+];
+
 /** Prefix of the v1 part type of a block v1 cannot express. */
 const UNKNOWN_PREFIX = 'anthropic:';
 
@@ -586,7 +611,7 @@ function writeMedia(
   }
   const block: JsonObject = { type: kind, source };
   if (kind === 'document' && typeof part.name === 'string') block.title = part.name;
-  mergeKept(block, pd);
+  mergeKept(block, pd, WIRE);
   return block;
 }
 
@@ -624,7 +649,7 @@ function writeBlock(
         type: 'text',
         text: typeof part.text === 'string' ? part.text : '',
       };
-      mergeKept(block, pd);
+      mergeKept(block, pd, WIRE);
       return block;
     }
     case 'image':
@@ -640,7 +665,7 @@ function writeBlock(
       const args = typeof part.arguments === 'string' ? part.arguments : '';
       // Only an input that was not an object is the arguments text parsed as is.
       block.input = pd?.$inputRaw === true ? argumentsToValue(args) : argumentsToObject(args);
-      mergeKept(block, pd);
+      mergeKept(block, pd, WIRE);
       return block;
     }
     case 'tool-result': {
@@ -666,7 +691,7 @@ function writeBlock(
         block.content = blocks;
       }
       if (typeof part.failed === 'boolean') block.is_error = part.failed;
-      mergeKept(block, pd);
+      mergeKept(block, pd, WIRE);
       return block;
     }
     case 'reasoning': {
@@ -678,7 +703,7 @@ function writeBlock(
           });
         }
         const block: JsonObject = { type: 'redacted_thinking', data: part.redacted };
-        mergeKept(block, pd);
+        mergeKept(block, pd, WIRE);
         return block;
       }
       // Anthropic rejects thinking without a signature; one read that way stays as it was.
@@ -694,7 +719,7 @@ function writeBlock(
         thinking: typeof part.text === 'string' ? part.text : '',
       };
       if (typeof part.signature === 'string') block.signature = part.signature;
-      mergeKept(block, pd);
+      mergeKept(block, pd, WIRE);
       return block;
     }
     default:
@@ -778,19 +803,14 @@ function writeAnthropic(
     } else {
       message.content = blocks;
     }
-    mergeKept(message, pd);
+    mergeKept(message, pd, WIRE);
     out.push(message);
   }
 
   // A system prompt only ever comes from a system message (see withoutSystemFields).
   const kept = bare
     ? undefined
-    : withoutSystemFields(
-        providerDataOf(conversation, FORMAT),
-        ['system'],
-        (v) => (typeof v === 'string' && v !== '') || (Array.isArray(v) && v.length > 0),
-        state.losses,
-      );
+    : withoutSystemFields(providerDataOf(conversation, FORMAT), ['system'], state.losses);
   sortLosses(state.losses);
   if (bare) return { value: out, losses: state.losses };
   const value = assembleBody(ctx?.keys, kept, { system, messages: out });

@@ -56,6 +56,39 @@ import {
 
 const FORMAT = 'bedrock';
 
+/**
+ * The wire fields only the v1 model sets (content, role, calls, results, media, system prompt):
+ * kept data never sets one, at any depth, so what sanitize, lint and show checked is what the
+ * provider receives. A kept `cachePoint` is the block after the one it was kept on, not a field
+ * of it, so it is never set either.
+ */
+const WIRE = [
+  'role',
+  'content',
+  'text',
+  'json',
+  'image',
+  'document',
+  'video',
+  'toolUse',
+  'toolResult',
+  'toolUseId',
+  'name',
+  'input',
+  'status',
+  'reasoningContent',
+  'reasoningText',
+  'signature',
+  'redactedContent',
+  'format',
+  'source',
+  'bytes',
+  's3Location',
+  'uri',
+  'url',
+  'cachePoint',
+];
+
 /** Prefix of the v1 part type of a block v1 cannot express. */
 const UNKNOWN_PREFIX = 'bedrock:';
 
@@ -529,7 +562,7 @@ function wrap(kind: string, inner: JsonValue, pd: JsonObject | undefined): JsonO
   const block: JsonObject = {};
   setOwn(block, kind, inner);
   // A kept cachePoint is the block after this one, not a field of it.
-  mergeKept(block, pd, ['cachePoint']);
+  mergeKept(block, pd, WIRE);
   return block;
 }
 
@@ -631,14 +664,14 @@ function writeBlock(
       if (pd?.$json === true) {
         try {
           const block: JsonObject = { json: parseJson(text) };
-          mergeKept(block, pd, ['cachePoint']);
+          mergeKept(block, pd, WIRE);
           return block;
         } catch {
           // Edited into text that is no longer JSON: it stays text.
         }
       }
       const block: JsonObject = { text };
-      mergeKept(block, pd, ['cachePoint']);
+      mergeKept(block, pd, WIRE);
       return block;
     }
     case 'image':
@@ -770,7 +803,7 @@ function writeBedrock(
       continue;
     }
     const message: JsonObject = { role, content: blocks };
-    mergeKept(message, providerDataOf(messages[turn.lead]!, FORMAT));
+    mergeKept(message, providerDataOf(messages[turn.lead]!, FORMAT), WIRE);
     out.push(message);
     outSource.push(source);
   }
@@ -778,12 +811,7 @@ function writeBedrock(
   sortLosses(state.losses);
   if (bare) return { value: out, losses: state.losses };
   // A system prompt only ever comes from a system message (see withoutSystemFields).
-  const kept = withoutSystemFields(
-    providerDataOf(conversation, FORMAT),
-    ['system'],
-    (v) => Array.isArray(v) && v.length > 0,
-    state.losses,
-  );
+  const kept = withoutSystemFields(providerDataOf(conversation, FORMAT), ['system'], state.losses);
   const own: Record<string, JsonValue | undefined> = { messages: out, system };
   if (ctx === undefined && kept === undefined && state.toolBlocks) {
     // Bedrock refuses toolUse/toolResult blocks without a toolConfig: declare the tools the history uses.

@@ -36,6 +36,7 @@ import {
   providerExecutedParts,
   rawPart,
   restOf,
+  keptUnreadable,
   restoreFields,
   splitDataUrl,
   type PartWhere,
@@ -98,6 +99,29 @@ const DATA_FIELDS: readonly string[] = [
   'toolResponse',
   'tool_response',
 ];
+
+/**
+ * The wire fields only the v1 model sets (content, role, calls, results, media), in both
+ * spellings: kept data never restores one, so what sanitize, lint and show checked is what the
+ * provider receives. Kept data fills only fields v1 has no place for (`thoughtSignature`,
+ * `videoMetadata`, request settings, ...).
+ */
+const WIRE: readonly string[] = [
+  'role',
+  'parts',
+  ...DATA_FIELDS,
+  'mimeType',
+  'mime_type',
+  'data',
+  'fileUri',
+  'file_uri',
+  'name',
+  'args',
+  'response',
+  'id',
+];
+/** Of a system instruction, whose `role` gives no turn a voice. */
+const WIRE_BUT_ROLE = WIRE.filter((k) => k !== 'role');
 
 const SNAKE_FIELDS = new Set([
   'inline_data',
@@ -642,14 +666,17 @@ function keysOf(pd: JsonObject | undefined): Keys {
 }
 
 function withRest(target: JsonObject, pd: JsonObject | undefined): JsonObject {
-  restoreFields(target, pd);
+  restoreFields(target, pd, WIRE);
   return target;
 }
 
 function innerOf(pd: JsonObject | undefined, target: JsonObject): JsonObject {
   const inner = pd?.$inner;
   // The inner object's kept fields fill in; they never replace what was written from v1.
-  if (isPlainObject(inner)) restoreFields(target, inner);
+  if (isPlainObject(inner)) restoreFields(target, inner, WIRE);
+  // A function response's `parts` the reader could not map (not a list) comes back as it was.
+  const odd = keptUnreadable(isPlainObject(inner) ? inner : undefined, 'parts');
+  if (odd !== undefined && !Object.hasOwn(target, 'parts')) target.parts = odd;
   return target;
 }
 
@@ -907,7 +934,8 @@ function writeSystemInstruction(parts: JsonValue[], messages: readonly Message[]
     return only.text;
   }
   const si: JsonObject = { parts };
-  restoreFields(si, pd);
+  // Its `role` (some clients send "user") speaks for no turn: it comes back.
+  restoreFields(si, pd, WIRE_BUT_ROLE);
   return si;
 }
 
@@ -1013,7 +1041,7 @@ function writeGemini(
       (turn.content.parts as JsonValue[]).push(...written);
       turn.callIds.push(...callIds);
       turn.merged = true;
-      restoreFields(turn.content, pd);
+      restoreFields(turn.content, pd, WIRE);
       return;
     }
     const content: JsonObject = {};
@@ -1024,7 +1052,7 @@ function writeGemini(
     else if (isPlainObject(roleHintValue) && roleHintValue.null === true) content.role = null;
     else if (roleHintValue !== null) content.role = roleHintValue;
     if (!(pd?.$noParts === true && written.length === 0)) content.parts = written;
-    restoreFields(content, pd);
+    restoreFields(content, pd, WIRE);
     contents.push(content);
     if (m.role === 'assistant') {
       if (previousRole !== 'assistant') callOrder = [];
@@ -1055,17 +1083,17 @@ function writeGemini(
     if (messages.length > 0) out[key] = writeSystemInstruction(parts, messages);
   }
   // A system prompt only ever comes from a system message (see withoutSystemFields).
-  let kept = withoutSystemFields(convPd, SYSTEM_KEYS, isSystemInstruction, state.losses);
+  let kept = withoutSystemFields(convPd, SYSTEM_KEYS, state.losses);
   if (kept !== undefined && isPlainObject(kept.config)) {
     const config = withoutSystemFields(
       kept.config,
-      ['systemInstruction'],
-      isConfigInstruction,
+      ['systemInstruction', 'system_instruction'],
       state.losses,
     );
     if (config !== kept.config) kept = { ...kept, config: config! };
   }
-  restoreFields(out, kept);
+  // Kept system fields that set a prompt are gone already (withoutSystemFields).
+  restoreFields(out, kept, ['contents']);
   if (system.config.messages.length > 0) {
     const config: JsonObject = {};
     if (isPlainObject(out.config))
@@ -1101,11 +1129,6 @@ function configInstruction(written: JsonValue, shape: JsonValue | undefined): Js
     isPlainObject(p) && Object.keys(p).length === 1 && typeof p.text === 'string';
   if (shape === 'strings' && parts.every(text)) return parts.map((p) => (p as JsonObject).text!);
   return written;
-}
-
-/** A value Gemini reads as a system instruction: a string, or a Content with parts. */
-function isSystemInstruction(v: JsonValue | undefined): boolean {
-  return typeof v === 'string' || (isPlainObject(v) && Array.isArray(v.parts));
 }
 
 /** The request fields that hold a system prompt, in the order they are written. */

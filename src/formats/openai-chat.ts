@@ -43,10 +43,42 @@ import {
   type PartWhere,
   type SourceLoc,
   keptField,
+  keptUnreadable,
 } from './shared.js';
 import { groupTurns, writerTurnKey } from '../core/turns.js';
 
 const FORMAT = 'openai-chat';
+
+/**
+ * The wire fields only the v1 model sets, at any level (content, role, calls, results, media):
+ * kept data never restores one, so what sanitize, lint and show checked is what the provider
+ * receives. Kept data fills only fields v1 has no place for.
+ */
+const WIRE = [
+  'role',
+  'content',
+  'tool_calls',
+  'function_call',
+  'tool_call_id',
+  'name',
+  'type',
+  'text',
+  'refusal',
+  'image_url',
+  'input_audio',
+  'file',
+  'id',
+  'function',
+  'custom',
+  'arguments',
+  'input',
+  'url',
+  'data',
+  'format',
+  'file_data',
+  'file_id',
+  'filename',
+];
 
 /** Roles a Chat Completions message may have (`function` is the deprecated one). */
 const CHAT_ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
@@ -549,7 +581,7 @@ function writeContentPart(
       const out: JsonObject = refusal
         ? { type: 'refusal', refusal: part.text! }
         : { type: 'text', text: part.text! };
-      restoreFields(out, data);
+      restoreFields(out, data, WIRE);
       return out;
     }
     case 'image': {
@@ -559,9 +591,9 @@ function writeContentPart(
       else if (typeof part.data === 'string') url = toDataUrl(String(part.mediaType), part.data);
       else return lose('image part without url or data');
       const image: JsonObject = { url };
-      restoreFields(image, isPlainObject(data?.image_url) ? data.image_url : undefined);
+      restoreFields(image, isPlainObject(data?.image_url) ? data.image_url : undefined, WIRE);
       const out: JsonObject = { type: 'image_url', image_url: image };
-      restoreFields(out, data, ['image_url']);
+      restoreFields(out, data, WIRE);
       return out;
     }
     case 'document': {
@@ -577,17 +609,17 @@ function writeContentPart(
       if (kind === 'input_audio') {
         const format = typeof data?.$format === 'string' ? data.$format : audioFormat(mediaType);
         const audio: JsonObject = { data: part.data, format };
-        restoreFields(audio, isPlainObject(data?.input_audio) ? data.input_audio : undefined);
+        restoreFields(audio, isPlainObject(data?.input_audio) ? data.input_audio : undefined, WIRE);
         const out: JsonObject = { type: 'input_audio', input_audio: audio };
-        restoreFields(out, data, ['input_audio']);
+        restoreFields(out, data, WIRE);
         return out;
       }
       const fileData = data?.$base64 === true ? part.data : toDataUrl(mediaType, part.data);
       const file: JsonObject = { file_data: fileData };
       if (typeof part.name === 'string') file.filename = part.name;
-      restoreFields(file, isPlainObject(data?.file) ? data.file : undefined);
+      restoreFields(file, isPlainObject(data?.file) ? data.file : undefined, WIRE);
       const out: JsonObject = { type: 'file', file };
-      restoreFields(out, data, ['file']);
+      restoreFields(out, data, WIRE);
       return out;
     }
     default:
@@ -647,16 +679,22 @@ function writeToolCall(part: Part, legacy: boolean): JsonObject {
     }
   } else if (!(data?.$arguments === 'absent' && args === '')) body[argKey] = args;
   if (legacy) {
-    restoreFields(body, data);
+    restoreFields(body, data, WIRE);
     return body;
   }
   const bodyRest = data?.[kind];
-  restoreFields(body, isPlainObject(bodyRest) ? bodyRest : undefined);
+  restoreFields(body, isPlainObject(bodyRest) ? bodyRest : undefined, WIRE);
   const out: JsonObject = {};
   if (typeof part.id === 'string') out.id = part.id;
-  if (data?.$noType !== true && !keptField(data, 'type')) out.type = kind;
+  // A kept `type` the reader could not map (`""`, a number) comes back; any other comes from v1.
+  const keptType = data?.type;
+  const oddType =
+    keptField(data, 'type') &&
+    (keptType === '' || keptType === null || ['number', 'boolean'].includes(typeof keptType));
+  if (oddType) out.type = keptType!;
+  else if (data?.$noType !== true) out.type = kind;
   setOwn(out, kind, body);
-  restoreFields(out, data, [kind]);
+  restoreFields(out, data, WIRE);
   return out;
 }
 
@@ -683,8 +721,10 @@ function writeToolMessage(m: Message, i: number, state: WriteState, out: JsonVal
     const content = Array.isArray(part.content) ? (part.content as Part[]) : [];
     const items = writeItems(content, 'tool', i, () => j, state);
     const value = contentValue(items, pdata?.$content, 'tool', false);
-    if (value !== undefined && !(first && keptField(data, 'content'))) msg.content = value;
-    if (first) restoreFields(msg, data);
+    const unreadable = first && items.length === 0 ? keptUnreadable(data, 'content') : undefined;
+    if (unreadable !== undefined) msg.content = unreadable;
+    else if (value !== undefined) msg.content = value;
+    if (first) restoreFields(msg, data, WIRE);
     first = false;
     out.push(msg);
   });
@@ -797,9 +837,9 @@ function writeMerged(
         if (pdata?.$legacy === true && functionCall === undefined) {
           functionCall = writeToolCall(part, true);
         } else calls.push(writeToolCall(part, false));
-      } else if (pdata?.$in === 'tool_calls' && assistant) {
+      } else if (pdata?.$in === 'tool_calls' && assistant && isRawPart(part, FORMAT)) {
         calls.push(pdata.part!);
-      } else if (pdata?.$in === 'function_call' && assistant) {
+      } else if (pdata?.$in === 'function_call' && assistant && isRawPart(part, FORMAT)) {
         functionCall = pdata.part as JsonObject;
       } else if (part.type === 'tool-result') {
         lose(`tool-result part in a ${role} message`);
@@ -818,11 +858,16 @@ function writeMerged(
   }
   const content = contentValue(items, data?.$content, role, hasCalls);
   // A content the reader could not map (an object, a number) was kept as it was: it comes back.
-  if (content !== undefined && !keptField(data, 'content')) msg.content = content;
+  const unreadable = items.length === 0 && !hasCalls ? keptUnreadable(data, 'content') : undefined;
+  if (unreadable !== undefined) msg.content = unreadable;
+  else if (content !== undefined) msg.content = content;
   if (reasoning !== undefined) msg.reasoning_content = reasoning;
   if (calls.length > 0 || data?.$emptyToolCalls === true) msg.tool_calls = calls;
   if (functionCall !== undefined) msg.function_call = functionCall;
-  restoreFields(msg, data);
+  restoreFields(msg, data, WIRE);
+  // An assistant's `"refusal": null` beside its content is no text: it comes back.
+  const refusal = keptUnreadable(data, 'refusal');
+  if (refusal !== undefined) msg.refusal = refusal;
   out.push(msg);
 }
 

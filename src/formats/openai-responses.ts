@@ -13,6 +13,7 @@
  * whose `providerData["openai-responses"]` is the whole item, so they are
  * written back exactly and operations pass them through.
  */
+import { unsafeKeptScheme } from '../core/url.js';
 import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
 import { UNTYPED_BLOCK, type Message, type Part } from '../model/types.js';
 import {
@@ -46,6 +47,34 @@ import {
 } from './shared.js';
 
 const FORMAT = 'openai-responses';
+
+/**
+ * The wire fields only the v1 model sets (content, role, calls, results, media): kept data never
+ * restores one, so what sanitize, lint and show checked is what the provider receives. Kept data
+ * fills only fields v1 has no place for (item ids, statuses, `detail`, annotations, ...).
+ */
+const WIRE = [
+  'type',
+  'role',
+  'content',
+  'call_id',
+  'output',
+  'arguments',
+  'name',
+  'text',
+  'refusal',
+  'image_url',
+  'file_url',
+  'file_data',
+  'file_id',
+  'filename',
+  'url',
+];
+/**
+ * Of a hosted tool's item (`tool_search_call` run by the client, ...), kept whole but for these,
+ * which v1 sets: a kept block, written only when its URLs are safe (see {@link unsafeKept}).
+ */
+const HOSTED_WIRE = ['type', 'call_id', 'arguments'];
 
 /** Prefix of the v1 part type that carries an item (or content part) v1 cannot express. */
 const OPAQUE = `${FORMAT}:`;
@@ -742,7 +771,7 @@ class Writer {
     } else {
       setOwn(o.item, 'content', o.content);
     }
-    if (o.header !== undefined) restoreFields(o.item, o.header);
+    if (o.header !== undefined) restoreFields(o.item, o.header, WIRE);
   }
 
   /** Adds a content part to the message item `key` of `role`, opening a new one when the key changes. */
@@ -770,6 +799,17 @@ class Writer {
     this.flush();
     this.items.push(item);
   }
+}
+
+/**
+ * Records a loss and returns true when kept data a block is written from (a hosted tool's item,
+ * a part v1 cannot express) holds a URL the provider would fetch from a place other than the web.
+ */
+function unsafeKept(pd: JsonObject | undefined, where: Partial<PartWhere>, w: Writer): boolean {
+  const scheme = unsafeKeptScheme(pd);
+  if (scheme === null) return false;
+  w.lose(where, `kept block with a ${scheme}: URL`);
+  return true;
 }
 
 /** A copy of an object without this adapter's hints. */
@@ -815,7 +855,7 @@ function writeContentPart(
       // Output text from another format: annotations is a required field of output_text.
       if (pd === undefined && type === 'output_text') out.annotations = [];
     }
-    restoreFields(out, pd);
+    restoreFields(out, pd, WIRE);
     return out;
   }
   if (part.type === 'image' || part.type === 'document') {
@@ -850,10 +890,11 @@ function writeContentPart(
       else out.file_url = url!;
       if (typeof part.name === 'string') out.filename = part.name;
     }
-    restoreFields(out, pd);
+    restoreFields(out, pd, WIRE);
     return out;
   }
-  if (part.type.startsWith(OPAQUE) && pd !== undefined) return withoutHints(pd);
+  if (part.type.startsWith(OPAQUE) && pd !== undefined)
+    return unsafeKept(pd, where, w) ? null : withoutHints(pd);
   w.lose(where, `${label}part type "${part.type}"`);
   return null;
 }
@@ -863,13 +904,14 @@ function writeToolCall(part: Part, where: PartWhere, w: Writer): void {
   const pd = providerDataOf(part, FORMAT);
   w.losses.push(...objectLosses(part, FORMAT, PART_FIELDS['tool-call'], where, 'tool-call'));
   if (typeof pd?.$hosted === 'string') {
+    if (unsafeKept(pd, where, w)) return;
     // The tool is named by the item's type: the v1 name is not written.
     const item: JsonObject = { type: pd.$hosted };
     if (typeof part.id === 'string') item.call_id = part.id;
     const text = typeof part.arguments === 'string' ? part.arguments : '';
     if (pd.$argsObject === true) item.arguments = argumentsToValue(text);
     else if (pd.$noArgs !== true || text !== '{}') item.arguments = text;
-    restoreFields(item, pd);
+    restoreFields(item, pd, HOSTED_WIRE);
     w.addItem(item);
     return;
   }
@@ -882,7 +924,7 @@ function writeToolCall(part: Part, where: PartWhere, w: Writer): void {
   else if (pd?.$noName !== true) item.name = '';
   item.arguments =
     typeof part.arguments === 'string' ? part.arguments : objectToArguments(part.arguments ?? {});
-  restoreFields(item, pd);
+  restoreFields(item, pd, WIRE);
   w.addItem(item);
 }
 
@@ -892,12 +934,13 @@ function writeToolResult(part: Part, where: PartWhere, w: Writer): void {
   w.losses.push(...objectLosses(part, FORMAT, PART_FIELDS['tool-result'], where, 'tool-result'));
   if (part.failed === true) w.lose(where, 'failed flag (Responses outputs have no error flag)');
   if (typeof pd?.$hosted === 'string') {
+    if (unsafeKept(pd, where, w)) return;
     // A hosted tool's output keeps its own fields (`tools`, ...): it has no content to write.
     const item: JsonObject = { type: pd.$hosted };
     if (typeof part.callId === 'string') item.call_id = part.callId;
     if (Array.isArray(part.content) && part.content.length > 0)
       w.lose(where, `content of a ${pd.$hosted} item`);
-    restoreFields(item, pd);
+    restoreFields(item, pd, HOSTED_WIRE);
     w.addItem(item);
     return;
   }
@@ -929,7 +972,7 @@ function writeToolResult(part: Part, where: PartWhere, w: Writer): void {
     });
     item.output = out;
   }
-  restoreFields(item, pd);
+  restoreFields(item, pd, WIRE);
   w.addItem(item);
 }
 
@@ -1019,8 +1062,9 @@ function writeMessage(m: Message, mi: number, w: Writer): void {
     else if (part.type === 'reasoning') writeReasoning(part, where, w);
     else {
       const pd = providerDataOf(part, FORMAT);
-      if (part.type.startsWith(OPAQUE) && pd !== undefined) w.addItem(withoutHints(pd));
-      else w.lose(where, `part type "${part.type}"`);
+      if (part.type.startsWith(OPAQUE) && pd !== undefined) {
+        if (!unsafeKept(pd, where, w)) w.addItem(withoutHints(pd));
+      } else w.lose(where, `part type "${part.type}"`);
     }
   });
   w.flush();
@@ -1031,7 +1075,7 @@ function writeMessage(m: Message, mi: number, w: Writer): void {
     if (header.id !== undefined) item.id = header.id;
     item.role = itemRole;
     item.content = header.$content === 'string' ? '' : [];
-    restoreFields(item, header);
+    restoreFields(item, header, WIRE);
     w.addItem(item);
   }
 }
@@ -1103,7 +1147,6 @@ function write(conversation: Conversation, context?: unknown): WriteResult {
   const rest = withoutSystemFields(
     providerDataOf(conversation, FORMAT),
     ['instructions'],
-    (v) => typeof v === 'string',
     w.losses,
   );
   const body: JsonObject = {};

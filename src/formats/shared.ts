@@ -124,21 +124,21 @@ export function restoreFields(
 }
 
 /**
- * Kept request data without the fields that would set a system prompt the way this format reads
- * one (`readable`). A reader turns such a field into a v1 system message, so one still in kept
- * data was put there by hand: written out, it would bring back a system prompt sanitize dropped,
- * or add one no system message holds. Each one left out is a loss.
+ * Kept request data without the fields named `keys`, where this format sets a system prompt. A
+ * reader turns such a field into a v1 system message, so one still in kept data was put there by
+ * hand: written out, it would bring back a system prompt sanitize dropped, or add one no system
+ * message holds. Whatever its shape (a provider may read shapes the reader does not), it is left
+ * out, a loss, unless it sets nothing (`null`, `""`, `[]`, `{}`).
  */
 export function withoutSystemFields(
   kept: JsonObject | undefined,
   keys: readonly string[],
-  readable: (value: JsonValue) => boolean,
   losses: Loss[],
 ): JsonObject | undefined {
   if (kept === undefined) return kept;
   let out = kept;
   for (const key of keys) {
-    if (!Object.hasOwn(kept, key) || !readable(kept[key]!)) continue;
+    if (!Object.hasOwn(kept, key) || setsNothing(kept[key]!)) continue;
     if (out === kept) {
       out = {};
       for (const k of Object.keys(kept)) setOwn(out, k, kept[k]!);
@@ -151,6 +151,13 @@ export function withoutSystemFields(
   return out;
 }
 
+/** True for a value that sets nothing: `null`, `""`, `[]`, `{}`. */
+function setsNothing(v: JsonValue): boolean {
+  if (v === null || v === '') return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return typeof v === 'object' && Object.keys(v).length === 0;
+}
+
 /**
  * True when kept data holds `field`: a source field the reader could not map (a content that is
  * an object, a tool name that is a number), which the writer puts back instead of a default of
@@ -159,6 +166,17 @@ export function withoutSystemFields(
  */
 export function keptField(data: JsonObject | undefined, field: string): boolean {
   return data !== undefined && Object.hasOwn(data, field);
+}
+
+/**
+ * A kept `field` the reader could not map (an object, a number: no provider reads it as
+ * content), so writing it back keeps the round trip; undefined for anything a provider would
+ * read (a string, an array), which only the v1 model may set.
+ */
+export function keptUnreadable(data: JsonObject | undefined, field: string): JsonValue | undefined {
+  if (!keptField(data, field)) return undefined;
+  const v = data![field]!;
+  return typeof v === 'string' || Array.isArray(v) ? undefined : v;
 }
 
 /** A new object with the fields of `first`, then those of `second` (either may be absent). */

@@ -7,6 +7,7 @@
  * turn, pointers for `locate`, losses, and plain text
  * carried as base64 in a v1 `data` field.
  */
+import { PROVIDER_STORAGE_SCHEMES, unsafeKeptScheme } from '../core/url.js';
 import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Message, Part } from '../model/types.js';
 import type { Locator, Loss, ReadResult } from './format.js';
@@ -113,7 +114,9 @@ export function makeLocator(base: string, messages: readonly MessageLocation[]):
  * Copies kept fields onto a block built from v1 fields. Kept fields mirror the
  * source block's shape, so a kept object merges into the object the block
  * already has there (e.g. the extra fields of an image's `source`). `$` hints
- * and the `skip` keys are not copied.
+ * are not copied, and a `skip` key is never set, at any depth: a writer passes
+ * its wire fields (content, role, calls, results, media), which only the v1
+ * model sets.
  */
 export function mergeKept(
   target: JsonObject,
@@ -124,13 +127,13 @@ export function mergeKept(
   for (const key of Object.keys(kept)) {
     if (isHintKey(key)) continue;
     const name = sourceKey(key);
-    if (skip.includes(name)) continue;
     // Own fields only: `__proto__` would reach Object.prototype (and merge into it).
     const have = Object.hasOwn(target, name) ? target[name] : undefined;
     const add = kept[key]!;
-    if (isPlainObject(have) && isPlainObject(add)) mergeKept(have, add);
+    // Extra fields of an object the writer built (an image's `source`) merge into it.
+    if (isPlainObject(have) && isPlainObject(add)) mergeKept(have, add, skip);
     // What the writer set from the v1 fields wins over kept data (see restoreFields).
-    else if (!Object.hasOwn(target, name)) setOwn(target, name, add);
+    else if (!skip.includes(name) && !Object.hasOwn(target, name)) setOwn(target, name, add);
   }
 }
 
@@ -364,6 +367,13 @@ export function keptBlock(
   const pd = part.type.startsWith(`${format}:`) ? providerDataOf(part, format) : undefined;
   if (pd === undefined) {
     losses.push({ ...where, what: `${lossPrefix(label)}unknown part type "${part.type}"` });
+    return undefined;
+  }
+  // A block v1 cannot express is written as kept, but never with a URL the provider would fetch
+  // from a place other than the web: sanitize drops such a part, and no writer brings one back.
+  const scheme = unsafeKeptScheme(pd, PROVIDER_STORAGE_SCHEMES[format]);
+  if (scheme !== null) {
+    losses.push({ ...where, what: `${lossPrefix(label)}${part.type} block with a ${scheme}: URL` });
     return undefined;
   }
   const block: JsonObject = {};
