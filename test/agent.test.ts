@@ -19,6 +19,7 @@ import {
   createAgent,
   createModel,
   limitHistoryMessages,
+  MIN_STORED_SECRET_LENGTH,
   parseCommandLine,
   redactSecrets,
   type AgentTool,
@@ -537,9 +538,11 @@ describe('failures, retries and partial conversations', () => {
     }
   });
 
-  it('redactSecrets leaves short placeholders alone', () => {
-    expect(redactSecrets('key none here', ['none'])).toBe('key none here');
-    expect(redactSecrets('a sk-0123456789 b "sk-0123456789"', ['sk-0123456789'])).toBe(
+  it('redactSecrets: any key in errors and logs; in stored text, short placeholders stay', () => {
+    expect(redactSecrets('key none here', ['none'])).toBe('key [redacted] here');
+    const stored = { minLength: MIN_STORED_SECRET_LENGTH };
+    expect(redactSecrets('key none here', ['none'], stored)).toBe('key none here');
+    expect(redactSecrets('a sk-0123456789 b "sk-0123456789"', ['sk-0123456789'], stored)).toBe(
       'a [redacted] b "[redacted]"',
     );
   });

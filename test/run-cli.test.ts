@@ -6,23 +6,14 @@
  * made before any request, and that the API key never leaves the process.
  */
 import { spawn } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isUuid } from '../src/core/ids.js';
 import type { Message } from '../src/model/types.js';
 import { ROOT, runCli, type CliResult, type RunOptions } from './helpers/cli.js';
-import { startMockLlm, type MockLlm, type MockReply } from './helpers/mock-llm.js';
+import type { MockLlm, MockReply } from './helpers/mock-llm.js';
+import { useMockLlm } from './helpers/run-suite.js';
 
 const ECHO_SERVER = path.join(ROOT, 'fixtures/mcp/echo-server.mjs');
 const KEY = 'sk-test-CLI-SECRET-abcdef0123456789';
@@ -33,18 +24,9 @@ const C0 = '01900000-0000-7000-8000-0000000000c0';
 let work: string;
 let mock: MockLlm;
 let counter = 0;
-beforeAll(async () => {
-  work = realpathSync(mkdtempSync(path.join(tmpdir(), 'histlint-run-')));
-  mock = await startMockLlm();
-});
-afterAll(async () => {
-  await mock.close();
-  rmSync(work, { recursive: true, force: true });
-});
-// Every request any test made must be one the provider accepts (test/helpers/provider-acceptance.ts).
-afterEach(() => {
-  mock.reset();
-  expect(mock.takeViolations(), 'requests the provider would refuse').toEqual([]);
+useMockLlm('histlint-run-', (w, m) => {
+  work = w;
+  mock = m;
 });
 
 /** A fresh file name in the work folder. */

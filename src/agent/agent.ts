@@ -7,6 +7,7 @@
  */
 import { newId } from '../core/ids.js';
 import { normalizeHistory } from '../core/normalize.js';
+import { isSystemPrompt } from '../core/sanitize.js';
 import type { JsonObject } from '../model/json.js';
 import type { Message, Part } from '../model/types.js';
 import { AgentConfigError, ModelRequestError, RunError } from './errors.js';
@@ -182,8 +183,9 @@ async function runAgent(
   } catch (e) {
     throw fail('history', `history processor: ${messageOf(e)}`, e);
   }
-  // Every system message of the history gives way to the instructions, sent the provider's way.
-  const sent = normalizeHistory(window).messages.filter((m) => m.role !== 'system');
+  // Every system message of the history gives way to the instructions, sent the provider's way;
+  // a role a provider would also take as one (`developer`, ` System `) is one (sanitize's test).
+  const sent = normalizeHistory(window).messages.filter((m) => !isSystemPrompt(m));
 
   // A blank prompt adds nothing (a provider may refuse blank text), like blank instructions.
   if (prompt !== undefined && prompt.trim() !== '') {

@@ -4,6 +4,7 @@
  * (SPEC §4), whether a prompt is needed, and which id a history donates.
  */
 import { isObjectJsonText } from '../core/pairing.js';
+import { isSystemPrompt } from '../core/sanitize.js';
 import { budgetHistory, trimHistory } from '../core/trim.js';
 import type { TokenCounter } from '../core/tokens.js';
 import { argumentsToObject } from '../formats/shared.js';
@@ -45,12 +46,15 @@ function isTruncatedCall(p: Part): boolean {
   );
 }
 
-/** True when a history can be continued without a new prompt: it ends with a user message or tool results. */
+/**
+ * True when a history can be continued without a new prompt: it ends with a user message or tool
+ * results, system prompts aside (they are not sent).
+ */
 export function canContinue(messages: readonly Message[]): boolean {
   for (let i = messages.length - 1; i >= 0; i--) {
-    const role = messages[i]!.role;
-    if (role === 'system') continue;
-    return role === 'user' || role === 'tool';
+    const m = messages[i]!;
+    if (isSystemPrompt(m)) continue;
+    return m.role === 'user' || m.role === 'tool';
   }
   return false;
 }

@@ -5,7 +5,15 @@
  */
 export { createAgent, DEFAULT_MAX_STEPS } from './agent.js';
 export type { Agent } from './agent.js';
-export { AgentConfigError, ModelRequestError, RunError, redactSecrets } from './errors.js';
+export {
+  AgentConfigError,
+  createRedactingStream,
+  MIN_STORED_SECRET_LENGTH,
+  ModelRequestError,
+  RunError,
+  redactSecrets,
+} from './errors.js';
+export type { RedactOptions } from './errors.js';
 export { canContinue, limitHistoryMessages, limitHistoryTokens } from './history.js';
 export {
   connectMcpServers,

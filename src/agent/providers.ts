@@ -62,7 +62,7 @@ function isProvider(name: string): name is ProviderName {
   return (PROVIDERS as readonly string[]).includes(name);
 }
 
-/** A model client for a provider; throws {@link AgentConfigError} for an unknown provider or a missing key. */
+/** A model client for a provider; throws {@link AgentConfigError} for an unknown provider, or a key missing or holding a control character. */
 export function createModel(options: ModelOptions): ModelClient {
   const { provider } = options;
   if (!isProvider(provider)) {
@@ -76,6 +76,13 @@ export function createModel(options: ModelOptions): ModelClient {
   if (apiKey === undefined || apiKey === '') {
     throw new AgentConfigError(
       `the API key variable ${variable} is not set (keys are read from the environment only)`,
+      variable,
+    );
+  }
+  // No HTTP header can carry such a key, and fetch's error for it would quote the whole header.
+  if (/[\u0000-\u001f\u007f]/.test(apiKey)) {
+    throw new AgentConfigError(
+      `the API key variable ${variable} holds a line break or another control character; a key is one line of printable characters`,
       variable,
     );
   }

@@ -3,9 +3,10 @@
  * be checked before the first request (flags, the API key variable, the
  * history, the instructions file, the MCP servers), runs the agent, and
  * writes the resulting conversation, or the partial one of a failed run,
- * where the flags say. Everything it prints, and every value the run adds to
- * the conversation, passes through a filter that removes the API key; what
- * the history held before the run is the user's, and is written as it was.
+ * where the flags say. Everything it prints passes through a filter that
+ * removes the API key, and so does every value the run adds to the
+ * conversation (there, a key of 8 characters or more); what the history held
+ * before the run is the user's, and is written as it was.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -229,8 +230,10 @@ export async function runAgentCommand(
     connectMcpServers,
     createAgent,
     createModel,
+    createRedactingStream,
     limitHistoryMessages,
     limitHistoryTokens,
+    MIN_STORED_SECRET_LENGTH,
     parseCommandLine,
     redactSecrets,
   } = agentModule;
@@ -239,6 +242,9 @@ export async function runAgentCommand(
   const variable = apiKeyVariable(flags.provider, flags.apiKeyEnv);
   const secrets = [io.env[variable] ?? ''];
   const clean = (text: string): string => redactSecrets(text, secrets);
+  // A short key (a placeholder like "none") is a word in a stored conversation, not a secret.
+  const cleanStored = (text: string): string =>
+    redactSecrets(text, secrets, { minLength: MIN_STORED_SECRET_LENGTH });
   const say = (text: string): void => print(io.stderr, clean(text));
 
   let model;
@@ -341,7 +347,7 @@ export async function runAgentCommand(
     if (flags.fork === true) runOptions.conversationId = (await import('../core/ids.js')).newId();
     else if (flags.conversationId !== undefined) runOptions.conversationId = flags.conversationId;
     // The reply streams to a terminal; anywhere else it is in the written conversation.
-    const stream = streamRedactor(clean, secrets, (t) => print(io.stderr, t));
+    const stream = createRedactingStream(secrets, (t) => print(io.stderr, t));
     if (io.stderr.isTTY === true) {
       runOptions.onText = (delta) => {
         streamed = true;
@@ -359,7 +365,7 @@ export async function runAgentCommand(
       endStream();
       let where: string | undefined;
       try {
-        where = await emit(loaded, result.messages, flags, io, clean, say);
+        where = await emit(loaded, result.messages, flags, io, cleanStored, say);
       } catch (w) {
         say(`histlint run: the result could not be written: ${oneLine(w)}\n`);
         return EXIT_USAGE;
@@ -387,7 +393,7 @@ export async function runAgentCommand(
       }
       let where: string | undefined;
       try {
-        where = await emit(loaded, partial.messages, flags, io, clean, say);
+        where = await emit(loaded, partial.messages, flags, io, cleanStored, say);
       } catch (w) {
         say(`  ${counts}; the partial conversation could not be written: ${oneLine(w)}\n`);
         return exit;
@@ -400,33 +406,6 @@ export async function runAgentCommand(
   } finally {
     await connection.close();
   }
-}
-
-/**
- * A writer for streamed text that removes the secrets even when one arrives
- * split over several pieces: the tail that could still begin a secret is held
- * back until the next piece, or the end.
- */
-function streamRedactor(
-  clean: (text: string) => string,
-  secrets: readonly string[],
-  out: (text: string) => void,
-): { write(delta: string): void; end(): void } {
-  const hold = Math.max(1, ...secrets.map((s) => s.length)) - 1;
-  let pending = '';
-  return {
-    write(delta) {
-      pending = clean(pending + delta);
-      if (pending.length > hold) {
-        out(pending.slice(0, pending.length - hold));
-        pending = pending.slice(pending.length - hold);
-      }
-    },
-    end() {
-      if (pending !== '') out(clean(pending));
-      pending = '';
-    },
-  };
 }
 
 /**
