@@ -73,7 +73,7 @@ function browserScheme(url: string): string {
 function isUnsafeMedia(p: JsonValue | undefined): boolean {
   if (typeof p !== 'object' || p === null || Array.isArray(p)) return false;
   const part = p as Part;
-  if (part.type !== 'image' && part.type !== 'document') return false;
+  // A `url` makes a part of any type media (`audio`, `video`, ...), not only image and document.
   if (typeof part.url !== 'string') return false;
   const scheme = browserScheme(part.url);
   return scheme !== 'http' && scheme !== 'https';

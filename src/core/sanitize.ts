@@ -6,7 +6,7 @@
 import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Message, Part } from '../model/types.js';
 import { normalizeMapped, type HistoryRepair, type NormalizeOptions } from './normalize.js';
-import { unsafeKeptScheme, unsafeMediaScheme } from './url.js';
+import { unsafeContentScheme, unsafeKeptScheme, unsafeMediaScheme } from './url.js';
 
 /** An image or document part sanitize dropped for its URL scheme. */
 export interface UnsafePart {
@@ -120,7 +120,8 @@ function filterUntrusted(
         let keptContent: JsonValue[] | null = null;
         for (let c = 0; c < content.length; c++) {
           const item = content[c];
-          const itemScheme = isPartLike(item) ? unsafeMediaScheme(item, allow) : null;
+          // A tool result nested in the content counts by every part inside it.
+          const itemScheme = isPartLike(item) ? unsafeContentScheme(item, allow) : null;
           if (itemScheme !== null) {
             out.unsafeParts.push(unsafeEntry(i, j, c, (item as Part).type, itemScheme));
             if (keptContent === null) keptContent = content.slice(0, c);

@@ -31,6 +31,12 @@ export function isSafeMediaUrl(url: unknown): boolean {
 const URL_KEY = /(?:^|_)(?:url|uri)$|[a-z0-9](?:Url|Uri)$/;
 
 /**
+ * Keys whose string values hold inline data or a URL, told apart by a scheme: the AI SDK fetches
+ * an `image` or `data` string that has one (`new URL()` reads it), and base64 has no `:`.
+ */
+const DATA_OR_URL_KEY = /^(?:data|image)$/;
+
+/**
  * The first unsafe scheme among the URLs in kept provider data, or null. An inline `data:` URL
  * there is content, not a fetch, and counts as safe; so does the `allow` scheme (a provider's
  * own storage, see {@link PROVIDER_STORAGE_SCHEMES}).
@@ -46,15 +52,21 @@ export function unsafeKeptScheme(data: unknown, allow?: string): string | null {
       continue;
     }
     const obj = node as Record<string, unknown>;
-    const keys = Object.keys(obj);
-    for (let i = keys.length - 1; i >= 0; i--) {
-      const v = obj[keys[i]!];
-      if (typeof v === 'string' && URL_KEY.test(keys[i]!)) {
-        const scheme = urlScheme(v);
-        if (scheme !== 'http' && scheme !== 'https' && scheme !== 'data' && scheme !== allow)
-          return scheme;
-      } else stack.push(v);
+    const children: unknown[] = [];
+    for (const key of Object.keys(obj)) {
+      const v = obj[key];
+      const fetched =
+        typeof v === 'string' &&
+        (URL_KEY.test(key) || (DATA_OR_URL_KEY.test(key) && urlScheme(v) !== ''));
+      if (!fetched) {
+        children.push(v);
+        continue;
+      }
+      const scheme = urlScheme(v as string);
+      if (scheme !== 'http' && scheme !== 'https' && scheme !== 'data' && scheme !== allow)
+        return scheme;
     }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
   return null;
 }
@@ -77,15 +89,50 @@ export function unsafeMedia(
   allow?: string,
 ): UnsafeMedia | null {
   const media = part.type === 'image' || part.type === 'document';
-  if (!media && part.providerData === undefined) return null;
-  if (media && part.url !== undefined && part.url !== null) {
-    if (typeof part.url !== 'string') return { scheme: '', where: 'url' };
-    const scheme = urlScheme(part.url);
+  const fields = part as Record<string, unknown>;
+  for (const key of MEDIA_FIELDS) {
+    let v = fields[key];
+    if (v === undefined || v === null) continue;
+    // `image_url` is the URL, or (OpenAI's shape) an object holding it.
+    if (key === 'image_url' && v !== null && typeof v === 'object' && !Array.isArray(v))
+      v = (v as Record<string, unknown>).url;
+    if (typeof v !== 'string') {
+      // An image or document whose url is no string is unreadable; elsewhere it is no URL.
+      if (media && key === 'url') return { scheme: '', where: 'url' };
+      continue;
+    }
+    const scheme = urlScheme(v);
     if (scheme !== 'http' && scheme !== 'https' && scheme !== allow)
       return { scheme, where: 'url' };
   }
+  if (part.providerData === undefined) return null;
   const kept = unsafeKeptScheme(part.providerData, allow);
   return kept === null ? null : { scheme: kept, where: 'providerData' };
+}
+
+/**
+ * The fields of a part, of any type (`image`, `document`, or one v1 does not define, like
+ * `audio` or `video`), whose string is a URL a provider fetches. Text is text: a URL inside a
+ * `text` field is not one.
+ */
+const MEDIA_FIELDS = ['url', 'uri', 'image_url'] as const;
+
+/**
+ * The unsafe scheme of an item of a tool result's `content`: the item itself, or, for a tool
+ * result nested there, any part inside it, at any depth. Null when all are safe.
+ */
+export function unsafeContentScheme(item: unknown, allow?: string): string | null {
+  const stack: unknown[] = [item];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) continue;
+    const part = node as { type?: unknown; content?: unknown };
+    if (typeof part.type !== 'string') continue;
+    const found = unsafeMediaScheme(part as { type: string }, allow);
+    if (found !== null) return found;
+    if (part.type === 'tool-result' && Array.isArray(part.content)) stack.push(...part.content);
+  }
+  return null;
 }
 
 /** The unsafe scheme of a part (see {@link unsafeMedia}), or null when it is safe. */

@@ -541,65 +541,37 @@ function readGemini(value: JsonValue): {
   let requestRest: JsonObject | undefined;
 
   if (request !== undefined) {
-    // The REST API takes snake_case field names too: `system_instruction` is a system prompt as
-    // `systemInstruction` is. Each one set is read (a null one is unset), so none is left behind.
-    const known = ['contents'];
-    for (const key of ['systemInstruction', 'system_instruction']) {
-      const si = request[key];
-      const read = (message: Message, loc: Located): void => {
-        if (key === 'system_instruction') {
-          const pd = providerDataOf(message, FORMAT) ?? {};
-          pd.$snakeKey = true;
-          keepProviderData(message, FORMAT, pd);
-        }
-        messages.push(message);
-        located.push(loc);
-        contentIndex.push(-1);
-        known.push(key);
-      };
-      if (typeof si === 'string') {
-        const message: Message = { role: 'system', parts: [{ type: 'text', text: si }] };
-        keepProviderData(message, FORMAT, { $string: true });
-        read(message, { pointer: `/${key}`, parts: [{ pointer: `/${key}`, fields: {} }] });
-      } else if (isPlainObject(si) && Array.isArray(si.parts)) {
-        const { message, located: loc } = readContent(si, `/${key}`, true);
-        read(message, loc);
-      }
-    }
-    requestRest = restOf(request, known);
-    // The @google/genai SDK takes the system prompt in `config.systemInstruction`: read it too.
-    // The SDK also takes a Part, or a list of Parts or strings (it wraps them in a Content).
-    const config = request.config;
-    const si = isPlainObject(config) ? config.systemInstruction : undefined;
-    if (isPlainObject(config) && isConfigInstruction(si)) {
-      const pointer = '/config/systemInstruction';
-      const shape = typeof si === 'string' ? 'string' : configShape(si!);
-      const asContent: JsonObject | undefined =
-        shape === 'content'
-          ? (si as JsonObject)
-          : shape === 'part'
-            ? { parts: [si!] }
-            : shape === 'string'
-              ? undefined
-              : {
-                  parts: (si as JsonValue[]).map((x) => (typeof x === 'string' ? { text: x } : x)),
-                };
-      const { message, located: loc } =
-        asContent === undefined
-          ? {
-              message: { role: 'system', parts: [{ type: 'text', text: si as string }] } as Message,
-              located: { pointer, parts: [{ pointer, fields: {} }] } as Located,
-            }
-          : readContent(asContent, pointer, true);
+    // Every place a request sets a system prompt is read (a null one is unset), so none is left
+    // behind: `systemInstruction` and the REST API's snake_case `system_instruction`, and the
+    // @google/genai SDK's `config.systemInstruction` (the Python SDK spells it
+    // `config.system_instruction`). Each takes a string, a Content, a Part, or a list of Parts or
+    // strings (the SDKs wrap them in a Content; the API reads a Part too).
+    const read = (si: JsonValue | undefined, pointer: string, hints: JsonObject): boolean => {
+      if (!isConfigInstruction(si)) return false;
+      const { message, located: loc } = readInstruction(si!, pointer);
       const pd = providerDataOf(message, FORMAT) ?? {};
-      if (shape === 'string') pd.$string = true;
-      else if (shape !== 'content') pd.$configShape = shape;
-      pd.$configKey = true;
+      for (const k of Object.keys(hints)) setOwn(pd, k, hints[k]!);
       keepProviderData(message, FORMAT, pd);
       messages.push(message);
       located.push(loc);
       contentIndex.push(-1);
-      setOwn(requestRest!, 'config', restOf(config, ['systemInstruction']) ?? {});
+      return true;
+    };
+    const known = ['contents'];
+    for (const key of SYSTEM_KEYS) {
+      const hints: JsonObject = key === 'system_instruction' ? { $snakeKey: true } : {};
+      if (read(request[key], `/${key}`, hints)) known.push(key);
+    }
+    requestRest = restOf(request, known);
+    const config = request.config;
+    if (isPlainObject(config)) {
+      const read_: string[] = [];
+      for (const key of SYSTEM_KEYS) {
+        const hints: JsonObject = { $configKey: true };
+        if (key === 'system_instruction') hints.$snakeKey = true;
+        if (read(config[key], `/config/${key}`, hints)) read_.push(key);
+      }
+      if (read_.length > 0) setOwn(requestRest!, 'config', restOf(config, read_) ?? {});
     }
   } else {
     requestRest = { $bare: true };
@@ -1080,7 +1052,7 @@ function writeGemini(
   const out: JsonObject = { contents };
   for (const key of SYSTEM_KEYS) {
     const { messages, parts } = system[key];
-    if (messages.length > 0) out[key] = writeSystemInstruction(parts, messages);
+    if (messages.length > 0) out[key] = instructionValue(parts, messages);
   }
   // A system prompt only ever comes from a system message (see withoutSystemFields).
   let kept = withoutSystemFields(convPd, SYSTEM_KEYS, state.losses);
@@ -1098,16 +1070,42 @@ function writeGemini(
     const config: JsonObject = {};
     if (isPlainObject(out.config))
       for (const k of Object.keys(out.config)) setOwn(config, k, out.config[k]!);
-    config.systemInstruction = configInstruction(
-      writeSystemInstruction(system.config.parts, system.config.messages),
-      providerDataOf(system.config.messages[0]!, FORMAT)?.$configShape,
-    );
+    const first = providerDataOf(system.config.messages[0]!, FORMAT);
+    const key = first?.$snakeKey === true ? 'system_instruction' : 'systemInstruction';
+    setOwn(config, key, instructionValue(system.config.parts, system.config.messages));
     out.config = config;
   }
   return { value: out, losses: state.losses };
 }
 
-/** A value the SDK reads as `config.systemInstruction`: a string, a Content, a Part, or a list. */
+/**
+ * A system instruction as a v1 system message, from any shape a request gives it in (see
+ * {@link isConfigInstruction}); a shape other than a Content is remembered (`$string`,
+ * `$configShape`) so it is written back as it was.
+ */
+function readInstruction(si: JsonValue, pointer: string): { message: Message; located: Located } {
+  if (typeof si === 'string') {
+    const message: Message = { role: 'system', parts: [{ type: 'text', text: si }] };
+    keepProviderData(message, FORMAT, { $string: true });
+    return { message, located: { pointer, parts: [{ pointer, fields: {} }] } };
+  }
+  const shape = configShape(si);
+  const asContent: JsonObject =
+    shape === 'content'
+      ? (si as JsonObject)
+      : shape === 'part'
+        ? { parts: [si] }
+        : { parts: (si as JsonValue[]).map((x) => (typeof x === 'string' ? { text: x } : x)) };
+  const read = readContent(asContent, pointer, true);
+  if (shape !== 'content') {
+    const pd = providerDataOf(read.message, FORMAT) ?? {};
+    pd.$configShape = shape;
+    keepProviderData(read.message, FORMAT, pd);
+  }
+  return read;
+}
+
+/** A value a request reads as a system instruction: a string, a Content, a Part, or a list. */
 function isConfigInstruction(v: JsonValue | undefined): boolean {
   return typeof v === 'string' || isPlainObject(v) || (Array.isArray(v) && v.length > 0);
 }
@@ -1116,6 +1114,12 @@ function isConfigInstruction(v: JsonValue | undefined): boolean {
 function configShape(v: JsonValue): 'content' | 'part' | 'strings' | 'parts' {
   if (Array.isArray(v)) return v.every((x) => typeof x === 'string') ? 'strings' : 'parts';
   return isPlainObject(v) && Array.isArray(v.parts) ? 'content' : 'part';
+}
+
+/** A system instruction written from its messages, in the shape the first was read in. */
+function instructionValue(parts: JsonValue[], messages: readonly Message[]): JsonValue {
+  const written = writeSystemInstruction(parts, messages);
+  return configInstruction(written, providerDataOf(messages[0]!, FORMAT)?.$configShape);
 }
 
 /** A written system instruction back in the SDK shape it was read in (when it still fits). */

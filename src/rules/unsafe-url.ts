@@ -7,6 +7,7 @@
  */
 import {
   PROVIDER_STORAGE_SCHEMES,
+  unsafeContentScheme,
   unsafeKeptScheme,
   unsafeMedia,
   type UnsafeMedia,
@@ -83,7 +84,11 @@ export default defineRule({
     if (part.type !== 'tool-result' || !Array.isArray(part.content)) return;
     part.content.forEach((item, c) => {
       if (!isObject(item) || typeof item.type !== 'string') return;
-      const s = unsafeMedia(item as Part, allow);
+      // A tool result nested in the content counts by every part inside it (as sanitize drops it).
+      const nested = item.type === 'tool-result' ? unsafeContentScheme(item, allow) : null;
+      const s =
+        unsafeMedia(item as Part, allow) ??
+        (nested === null ? null : { scheme: nested, where: 'url' as const });
       if (s === null) return;
       ctx.report({
         messageId: messageId(item as Part, s),

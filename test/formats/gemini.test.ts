@@ -196,6 +196,31 @@ describe('gemini detection', () => {
     }
   });
 
+  it('reads a system instruction given as a Part or a list, and config.system_instruction, and writes each back as it was', () => {
+    const contents = [{ role: 'user', parts: [{ text: 'hi' }] }];
+    const cases: JsonObject[] = [
+      { systemInstruction: { text: 'A part' } },
+      { system_instruction: [{ text: 'A list' }, { text: 'of parts' }] },
+      { systemInstruction: ['A list of strings'] },
+      { config: { temperature: 0, system_instruction: 'Python SDK spelling' } },
+      { config: { system_instruction: { parts: [{ text: 'A content' }] } } },
+    ];
+    for (const fields of cases) {
+      const value: JsonValue = { model: 'gemini-2.5-flash', contents, ...fields };
+      const read = geminiFormat.read(value);
+      expect(
+        read.conversation.messages.map((m) => m.role),
+        JSON.stringify(fields),
+      ).toEqual(['system', 'user']);
+      expect(jsonEqual(geminiFormat.write(read.conversation, read.context).value, value)).toBe(
+        true,
+      );
+      const without = { ...read.conversation, messages: read.conversation.messages.slice(1) };
+      const written = stringifyJson(geminiFormat.write(without, read.context).value, 0);
+      expect(written).not.toMatch(/A part|A list|Python SDK|A content/);
+    }
+  });
+
   it("reads the SDK's config.systemInstruction as the system prompt, and writes it back there", () => {
     const contents = [{ role: 'user', parts: [{ text: 'hi' }] }];
     // Every shape the SDK takes: a string, a Content, a Part, a list of Parts or of strings.
