@@ -202,13 +202,13 @@ function moveResults(
   for (const [first, turn] of repair) {
     const last = turn.at(-1)!;
     const members = new Set(turn);
-    // Only results of tool messages move: one inside an assistant message (a provider-executed
-    // call) or a message of another role is not a result any writer puts in a tool turn.
-    const calls = turnCalls
-      .get(first)!
-      .filter(
-        (c) => !members.has(c.answer!.position) && messages[c.answer!.position]!.role === 'tool',
-      );
+    // Only results of tool messages (or of user messages, where a hand-written v1 file may keep
+    // them, and where a Bedrock merge would put them) move: one inside an assistant message (a
+    // provider-executed call) or a system message is not a result any writer puts in a tool turn.
+    const calls = turnCalls.get(first)!.filter((c) => {
+      const role = messages[c.answer!.position]!.role;
+      return !members.has(c.answer!.position) && (role === 'tool' || role === 'user');
+    });
     // The tool messages right after the turn that hold its results and none of another call are
     // in place; for Anthropic, whose results come first in their turn, only up to the first
     // other content.
@@ -217,6 +217,8 @@ function moveResults(
     let placed = last;
     for (let k = last + 1; k < messages.length && messages[k]!.role === 'tool'; k++) {
       const parts = messages[k]!.parts;
+      // A tool message that also holds a call is no result turn of its own (its call is a turn).
+      if (parts.some((p) => p.type === 'tool-call')) break;
       const mine = (j: number): boolean => answers.has(`${k}/${j}`);
       let lead = 0;
       while (lead < parts.length && mine(lead)) lead++;
