@@ -6,7 +6,7 @@ export type { Io, InputStream, OutputStream } from './cli/io.js';
 
 export { JsonNumber, JsonParseError, parseJson, stringifyJson, jsonEqual } from './model/json.js';
 export type { JsonValue, JsonObject, ParseJsonOptions } from './model/json.js';
-export { SourceError } from './model/errors.js';
+export { SourceError, HistlintInputError } from './model/errors.js';
 export { readDocument, serializeDocument, decodeUtf8 } from './model/document.js';
 export type { SourceDocument, SourceUnit, JsonlLine } from './model/document.js';
 export { locatePointers, LineIndex } from './model/positions.js';
@@ -26,7 +26,9 @@ export type {
   ReasoningPart,
 } from './model/schema.js';
 
-export { normalizeHistory, INTERRUPTED_TEXT } from './core/normalize.js';
+export { INTERRUPTED_TEXT } from './core/normalize.js';
+export { normalizeHistory, sanitizeHistory, trimHistory, budgetHistory } from './api/history.js';
+export type { WithEnvelope } from './api/history.js';
 export type {
   HistoryRepair,
   NormalizeOptions,
@@ -39,9 +41,15 @@ export type {
   MergedMessage,
 } from './core/normalize.js';
 export type { ProviderView } from './core/turns.js';
-export { sanitizeHistory } from './core/sanitize.js';
-export type { SanitizeReport, SanitizeResult, UnsafePart } from './core/sanitize.js';
-export { trimHistory, budgetHistory, TrimError } from './core/trim.js';
+export type {
+  SanitizeReport,
+  SanitizeResult,
+  SanitizeOptions,
+  UnsafePart,
+  DroppedCall,
+  DroppedSystemMessage,
+} from './core/sanitize.js';
+export { TrimError } from './core/trim.js';
 export type { TrimReport, TrimResult, TrimOptions, BudgetOptions } from './core/trim.js';
 export { loadTokenCounter, messageTokens } from './core/tokens.js';
 export type { TokenCounter, TokenizerName } from './core/tokens.js';

@@ -31,6 +31,7 @@ const VALUES = [
   'ConversationSchema',
   'EnvelopeSchema',
   'FORMATS',
+  'HistlintInputError',
   'INTERRUPTED_TEXT',
   'JsonNumber',
   'JsonParseError',
@@ -97,7 +98,9 @@ const TYPES = [
   'ConversationFormat',
   'ConversationV1',
   'DocumentPart',
+  'DroppedCall',
   'DroppedResult',
+  'DroppedSystemMessage',
   'EnabledRules',
   'FileResult',
   'Finding',
@@ -154,6 +157,7 @@ const TYPES = [
   'RunPartial',
   'RunResult',
   'RunStage',
+  'SanitizeOptions',
   'SanitizeReport',
   'SanitizeResult',
   'Severity',
@@ -175,6 +179,7 @@ const TYPES = [
   'TruncatedCall',
   'UnsafePart',
   'Usage',
+  'WithEnvelope',
   'WriteResult',
 ];
 

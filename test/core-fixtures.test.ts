@@ -30,7 +30,7 @@ const CASE_FILES = new Set(['input.json', 'options.json', 'expected.json']);
 /** The options each operation accepts in `options.json`. */
 const OPTION_KEYS: Record<Op, readonly string[]> = {
   normalize: ['duplicates', 'leavePending', 'target'],
-  sanitize: ['duplicates'],
+  sanitize: ['duplicates', 'dropUnresolvedCalls', 'resolved'],
   trim: ['maxMessages', 'maxTokens', 'tokenizer', 'keepSystem'],
 };
 
@@ -44,6 +44,10 @@ const REPORT_KEY: Record<Op, 'repair' | 'sanitize' | 'trim'> = {
 interface CaseOptions {
   duplicates?: 'keep-first' | 'keep-last';
   leavePending?: boolean;
+  /** sanitize `--drop-unresolved-calls`. */
+  dropUnresolvedCalls?: boolean;
+  /** sanitize `--resolved`: call ids whose unanswered calls stay. */
+  resolved?: string[];
   /** normalize `--target`: a v1 input is never the provider's own format (not native). */
   target?: string;
   maxMessages?: number;
@@ -158,10 +162,13 @@ async function apply(op: Op, messages: Message[], options: CaseOptions): Promise
       return { messages: r.messages, report: r.repair, changed: r.changed };
     }
     case 'sanitize': {
-      const r = sanitizeHistory(
-        messages,
-        options.duplicates === undefined ? {} : { duplicates: options.duplicates },
-      );
+      const r = sanitizeHistory(messages, {
+        ...(options.duplicates === undefined ? {} : { duplicates: options.duplicates }),
+        ...(options.dropUnresolvedCalls === undefined
+          ? {}
+          : { dropUnresolvedCalls: options.dropUnresolvedCalls }),
+        ...(options.resolved === undefined ? {} : { resolved: options.resolved }),
+      });
       return { messages: r.messages, report: r.report, changed: r.changed };
     }
     case 'trim': {
@@ -238,6 +245,8 @@ function cliFlags(options: CaseOptions): string[] {
   const flags: string[] = [];
   if (options.duplicates !== undefined) flags.push('--duplicates', options.duplicates);
   if (options.leavePending === true) flags.push('--leave-pending');
+  if (options.dropUnresolvedCalls === true) flags.push('--drop-unresolved-calls');
+  if (options.resolved !== undefined) flags.push('--resolved', options.resolved.join(','));
   if (options.target !== undefined) flags.push('--target', options.target);
   if (options.maxMessages !== undefined) flags.push('--max-messages', String(options.maxMessages));
   if (options.maxTokens !== undefined) flags.push('--max-tokens', String(options.maxTokens));
@@ -301,8 +310,10 @@ describe('core fixtures', () => {
           case 'sanitize': {
             const r = again.report as SanitizeReport;
             expect(r.systemPrompts).toBe(0);
+            expect(r.systemMessages).toEqual([]);
             expect(r.unsafeParts).toEqual([]);
             expect(r.removedMessages).toEqual([]);
+            expect(r.droppedCalls).toEqual([]);
             expectRepairIdle(r.repair, (first.report as SanitizeReport).repair, first.messages);
             break;
           }

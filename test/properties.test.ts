@@ -647,6 +647,67 @@ describe('sanitize', () => {
     );
   });
 
+  it('with dropUnresolvedCalls: idempotent, loses no tool result, drops only unresolved trailing calls', () => {
+    fc.assert(
+      fc.property(
+        messagesArb(),
+        optionsArb,
+        fc.subarray([...CALL_IDS]),
+        (raw, options, resolved) => {
+          const input = tagged(raw);
+          const withFlag = { ...options, dropUnresolvedCalls: true, resolved };
+          const first = sanitizeHistory(input, withFlag);
+          const second = sanitizeHistory(first.messages, withFlag);
+          expect(second.changed).toBe(false);
+          expect(jsonEqual(second.messages, first.messages)).toBe(true);
+          expect(second.report.droppedCalls).toEqual([]);
+          expect(second.report.removedMessages).toEqual([]);
+          expect(second.report.repair.synthesized).toEqual([]);
+          expect(second.report.repair.dropped).toEqual([]);
+
+          // The flag overrides leavePending: every call left is answered.
+          expect(analyzePairing(first.messages).unanswered).toEqual([]);
+
+          // The tool results that survive are those that survive without the flag.
+          const plain = sanitizeHistory(input, { ...options, leavePending: false });
+          const results = (messages: readonly Message[]): string[] =>
+            messages.flatMap((m) =>
+              tagOf(m) === undefined
+                ? []
+                : m.parts
+                    .filter((p) => p.type === 'tool-result')
+                    .map((p) => `${tagOf(m)} ${stringifyJson(p, 0)}`),
+            );
+          expect(results(first.messages)).toEqual(results(plain.messages));
+
+          // Each drop is a call of the input's last assistant message, named by no --resolved id,
+          // that no result answers (the plain run synthesized one for it).
+          const last = input.findLastIndex((m) => m.role === 'assistant');
+          const dropped = first.report.droppedCalls;
+          expectInputOrder(dropped);
+          for (const d of dropped) {
+            expect(d.messageIndex).toBe(last);
+            const part = input[last]!.parts[d.partIndex]!;
+            expect(part.type).toBe('tool-call');
+            expect(part.id).toBe(d.callId);
+            expect(resolved).not.toContain(d.callId);
+            expect(
+              plain.report.repair.synthesized.some(
+                (s) => s.assistantIndex === last && s.callId === d.callId,
+              ),
+            ).toBe(true);
+          }
+          // Nothing dropped: the same result as without the flag.
+          if (dropped.length === 0) {
+            expect(jsonEqual(first.messages, plain.messages)).toBe(true);
+            expect(first.report).toEqual(plain.report);
+          }
+        },
+      ),
+      RUNS,
+    );
+  });
+
   it('reports every unsafe part with its input indices, kind and lower-cased scheme', () => {
     fc.assert(
       fc.property(messagesArb(), (input) => {

@@ -204,6 +204,19 @@ describe('README.md code blocks', () => {
   });
 });
 
+describe('README.md code that lives in files', () => {
+  it('shows examples/server-sanitize.mjs as it is (test/examples.test.ts runs it)', () => {
+    const heading = README.indexOf('### Sanitizing a history a client sent');
+    expect(heading).toBeGreaterThan(-1);
+    const block = blocks.find(
+      (b) => b.info[0] === 'js' && b.line > README.slice(0, heading).split('\n').length,
+    );
+    expect(block, 'a js block after the heading').toBeDefined();
+    const file = readFileSync(path.join(ROOT, 'examples', 'server-sanitize.mjs'), 'utf8');
+    expect(block!.lines.join('\n') + '\n').toBe(file);
+  });
+});
+
 describe('README.md examples, run as written', () => {
   let work: string;
   let mock: MockLlm;

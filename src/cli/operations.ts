@@ -4,7 +4,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import { normalizeHistory, type HistoryRepair, type NormalizeOptions } from '../core/normalize.js';
-import { sanitizeHistory, type SanitizeReport } from '../core/sanitize.js';
+import { sanitizeHistory, type SanitizeOptions, type SanitizeReport } from '../core/sanitize.js';
 import { budgetHistory, trimHistory, type TrimReport } from '../core/trim.js';
 import type { TokenCounter } from '../core/tokens.js';
 import { targetFor, type ConversationFormat, type Loss } from '../formats/format.js';
@@ -64,6 +64,15 @@ export function describeRepair(
   repair: HistoryRepair,
   chalk: ChalkInstance,
 ): { summary: string; details: string[] } {
+  const { summary, details } = repairLines(repair, chalk);
+  return { summary, details: details.map((d) => d[1]) };
+}
+
+/** A repair report's summary, and its lines each with the message index it is about, in input order. */
+function repairLines(
+  repair: HistoryRepair,
+  chalk: ChalkInstance,
+): { summary: string; details: [number, string][] } {
   const counts: string[] = [];
   if (repair.synthesized.length > 0) counts.push(`${repair.synthesized.length} synthesized`);
   if (repair.dropped.length > 0) counts.push(`${repair.dropped.length} dropped`);
@@ -113,7 +122,7 @@ export function describeRepair(
     ]);
   }
   details.sort((a, b) => a[0] - b[0]);
-  return { summary: counts.join(', '), details: details.map((d) => d[1]) };
+  return { summary: counts.join(', '), details };
 }
 
 /** The normalize operation, for the provider target the settings name for each conversation. */
@@ -138,7 +147,7 @@ export function normalizeOperation(options: NormalizeOptions): Operation {
 }
 
 /** The sanitize operation. */
-export function sanitizeOperation(options: NormalizeOptions): Operation {
+export function sanitizeOperation(options: SanitizeOptions): Operation {
   return {
     name: 'sanitize',
     reportKey: 'sanitize',
@@ -147,32 +156,91 @@ export function sanitizeOperation(options: NormalizeOptions): Operation {
       return { messages: r.messages, report: r.report, changed: r.changed };
     },
     describe(report, chalk) {
-      const s = report as SanitizeReport;
-      const repair = describeRepair(s.repair, chalk);
-      const counts: string[] = [];
-      if (s.systemPrompts > 0) counts.push(`${plural(s.systemPrompts, 'system message')} dropped`);
-      if (s.unsafeParts.length > 0)
-        counts.push(`${plural(s.unsafeParts.length, 'unsafe URL part')} dropped`);
-      if (s.removedMessages.length > 0)
-        counts.push(`${plural(s.removedMessages.length, 'empty user message')} removed`);
-      if (repair.summary !== '') counts.push(repair.summary);
-      const details: string[] = [];
-      for (const u of s.unsafeParts) {
-        const where =
-          u.contentIndex === undefined
-            ? `part ${u.partIndex}`
-            : `part ${u.partIndex} content ${u.contentIndex}`;
-        const scheme =
-          u.scheme === '' ? 'a URL without a scheme' : `scheme "${terminalSafe(u.scheme)}"`;
-        details.push(
-          `message ${u.messageIndex} ${where}: ${chalk.red('dropped')} ${terminalSafe(u.kind)} with ${scheme}`,
-        );
-      }
-      for (const i of s.removedMessages)
-        details.push(`message ${i}: ${chalk.red('removed')} the user message left empty`);
-      return { summary: counts.join(', '), details: [...details, ...repair.details] };
+      return describeSanitize(report as SanitizeReport, chalk);
     },
   };
+}
+
+/** Human lines for a sanitize report: every drop, one line each, in input order (as the JSON lists them). */
+function describeSanitize(
+  s: SanitizeReport,
+  chalk: ChalkInstance,
+): { summary: string; details: string[] } {
+  const repair = repairLines(s.repair, chalk);
+  const providerData = s.providerDataDropped ?? [];
+  const droppedCalls = s.droppedCalls;
+  const counts: string[] = [];
+  if (s.systemPrompts > 0) counts.push(`${plural(s.systemPrompts, 'system message')} dropped`);
+  if (s.unsafeParts.length > 0)
+    counts.push(`${plural(s.unsafeParts.length, 'unsafe URL part')} dropped`);
+  if (providerData.length > 0)
+    counts.push(`kept providerData of ${plural(providerData.length, 'message')} dropped`);
+  // An assistant message emptied by --drop-unresolved-calls is removed too; only this command
+  // removes user messages, and only those left empty by the URL drops.
+  const callMessages = new Set(droppedCalls.map((d) => d.messageIndex));
+  const removedUser = s.removedMessages.filter((i) => !callMessages.has(i)).length;
+  if (removedUser > 0) counts.push(`${plural(removedUser, 'empty user message')} removed`);
+  if (droppedCalls.length > 0)
+    counts.push(`${plural(droppedCalls.length, 'unanswered call')} dropped`);
+  if (repair.summary !== '') counts.push(repair.summary);
+
+  // Sorted by message, then part (a line about a whole message after those about its parts);
+  // sanitize's own lines come before the normalize step's for one message.
+  const own: { message: number; part: number; text: string }[] = [];
+  const whole = Number.MAX_SAFE_INTEGER;
+  for (const m of s.systemMessages) {
+    own.push({
+      message: m.messageIndex,
+      part: whole,
+      text: `message ${m.messageIndex}: ${chalk.red('dropped')} the ${m.role} message`,
+    });
+  }
+  for (const u of s.unsafeParts) {
+    const where =
+      u.contentIndex === undefined
+        ? `part ${u.partIndex}`
+        : `part ${u.partIndex} content ${u.contentIndex}`;
+    const scheme =
+      u.scheme === '' ? 'a URL without a scheme' : `scheme "${terminalSafe(u.scheme)}"`;
+    own.push({
+      message: u.messageIndex,
+      part: u.partIndex,
+      text: `message ${u.messageIndex} ${where}: ${chalk.red('dropped')} ${terminalSafe(u.kind)} with ${scheme}`,
+    });
+  }
+  for (const d of droppedCalls) {
+    own.push({
+      message: d.messageIndex,
+      part: d.partIndex,
+      text: `message ${d.messageIndex}: ${chalk.red('dropped')} unanswered ${callLabel(d.callId, d.name)} (--drop-unresolved-calls)`,
+    });
+  }
+  for (const i of providerData) {
+    own.push({
+      message: i,
+      part: whole,
+      text: `message ${i}: ${chalk.red('dropped')} its kept providerData (it holds a URL whose scheme is not http or https)`,
+    });
+  }
+  for (const i of s.removedMessages) {
+    const role = callMessages.has(i) ? 'assistant' : 'user';
+    own.push({
+      message: i,
+      part: whole,
+      text: `message ${i}: ${chalk.red('removed')} the ${role} message left empty`,
+    });
+  }
+  // A stable sort: for one part, the order above (a part's drop, then its message's removal).
+  own.sort((a, b) => a.message - b.message || a.part - b.part);
+  let r = 0;
+  const details: string[] = [];
+  for (const o of own) {
+    while (r < repair.details.length && repair.details[r]![0] < o.message)
+      details.push(repair.details[r++]![1]);
+    details.push(o.text);
+  }
+  while (r < repair.details.length) details.push(repair.details[r++]![1]);
+  return { summary: counts.join(', '), details };
 }
 
 /** The trim operation, by message count or by token budget. */

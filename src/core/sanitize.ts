@@ -6,6 +6,7 @@
 import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Message, Part } from '../model/types.js';
 import { normalizeMapped, type HistoryRepair, type NormalizeOptions } from './normalize.js';
+import { analyzePairing } from './pairing.js';
 import { unsafeContentScheme, unsafeKeptScheme, unsafeMediaScheme } from './url.js';
 
 /** An image or document part sanitize dropped for its URL scheme. */
@@ -22,20 +23,57 @@ export interface UnsafePart {
   scheme: string;
 }
 
+/** A system message sanitize dropped. */
+export interface DroppedSystemMessage {
+  /** Input index of the message. */
+  messageIndex: number;
+  /** `system`, or `developer` for OpenAI's role (the role as read, trimmed and lower-cased). */
+  role: 'system' | 'developer';
+}
+
+/** An unanswered call of the last assistant message that `dropUnresolvedCalls` removed. */
+export interface DroppedCall {
+  callId: string;
+  name?: string;
+  /** Input index of the assistant message. */
+  messageIndex: number;
+  /** Input index of the call part in its message. */
+  partIndex: number;
+}
+
 /** What sanitize removed (`SanitizeReport`, SPEC §5.3). */
 export interface SanitizeReport {
   /** How many system messages were dropped. */
   systemPrompts: number;
+  /** Each dropped system message, in input order (as many as `systemPrompts`). */
+  systemMessages: DroppedSystemMessage[];
   unsafeParts: UnsafePart[];
-  /** Input indices of user messages left empty by the URL drops, and removed. */
+  /**
+   * Input indices of user messages left empty by the URL drops, and of the last assistant message
+   * when `dropUnresolvedCalls` left nothing in it; all removed.
+   */
   removedMessages: number[];
   /**
    * Input indices of messages whose own providerData kept an unsafe URL (content a writer would
    * put back): their providerData is dropped. Absent when there are none.
    */
   providerDataDropped?: number[];
+  /** Calls removed by `dropUnresolvedCalls`, in input order; `[]` without it. */
+  droppedCalls: DroppedCall[];
   /** The report of the normalize step. */
   repair: HistoryRepair;
+}
+
+/** Options of {@link sanitizeHistory}. */
+export interface SanitizeOptions extends NormalizeOptions {
+  /**
+   * Remove the unanswered calls of the last assistant message (and the message when nothing is
+   * left in it) instead of synthesizing an "interrupted" result that invites the model to run
+   * them. Overrides `leavePending`.
+   */
+  dropUnresolvedCalls?: boolean;
+  /** With `dropUnresolvedCalls`: ids of calls that stay (and get the usual synthesized result). */
+  resolved?: readonly string[];
 }
 
 /** The result of {@link sanitizeHistory}. */
@@ -63,7 +101,7 @@ interface Filtered {
   kept: Message[];
   keptIndex: number[];
   keptParts: (number[] | undefined)[];
-  systemPrompts: number;
+  systemMessages: DroppedSystemMessage[];
   unsafeParts: UnsafePart[];
   removedMessages: number[];
   providerDataDropped: number[];
@@ -74,11 +112,16 @@ interface Filtered {
  * OpenAI's `developer` role (not a v1 role, but a provider would read it as the system prompt).
  */
 export function isSystemPrompt(m: { role: string }): boolean {
+  return systemRole(m) !== null;
+}
+
+/** The operator role a message speaks with (see {@link isSystemPrompt}), or null. */
+function systemRole(m: { role: string }): DroppedSystemMessage['role'] | null {
   // Spelled in any case or with spaces or controls around: some servers take it so.
   const role = m.role
     .replace(/^[\s\u0000-\u001f\u007f-\u009f]+|[\s\u0000-\u001f\u007f-\u009f]+$/g, '')
     .toLowerCase();
-  return role === 'system' || role === 'developer';
+  return role === 'system' || role === 'developer' ? role : null;
 }
 
 /** Sanitize's own steps (1-3): drop system messages and unsafe media parts, remove user messages left empty. */
@@ -91,15 +134,16 @@ function filterUntrusted(
     kept: [],
     keptIndex: [],
     keptParts: [],
-    systemPrompts: 0,
+    systemMessages: [],
     unsafeParts: [],
     removedMessages: [],
     providerDataDropped: [],
   };
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
-    if (dropSystem && isSystemPrompt(m)) {
-      out.systemPrompts++;
+    const role = dropSystem ? systemRole(m) : null;
+    if (role !== null) {
+      out.systemMessages.push({ messageIndex: i, role });
       continue;
     }
     let parts: Part[] | null = null;
@@ -165,19 +209,25 @@ function filterUntrusted(
 /** Drops system messages and non-http(s) media URLs, then normalizes pairing. */
 export function sanitizeHistory(
   messages: readonly Message[],
-  options: NormalizeOptions = {},
+  options: SanitizeOptions = {},
 ): SanitizeResult {
   const f = filterUntrusted(messages, true);
+  const dropCalls = options.dropUnresolvedCalls === true;
+  const droppedCalls = dropCalls ? dropUnresolvedCalls(f, options) : [];
   const normalized = normalizeMapped(
     f.kept,
     { messages: f.keptIndex, parts: f.keptParts },
-    options,
+    // The resolved calls left in the last assistant message get their result now, so a second
+    // run finds nothing to drop.
+    dropCalls ? { ...options, leavePending: false } : options,
   );
   const report: SanitizeReport = {
-    systemPrompts: f.systemPrompts,
+    systemPrompts: f.systemMessages.length,
+    systemMessages: f.systemMessages,
     unsafeParts: f.unsafeParts,
     removedMessages: f.removedMessages,
     ...(f.providerDataDropped.length > 0 ? { providerDataDropped: f.providerDataDropped } : {}),
+    droppedCalls,
     repair: normalized.repair,
   };
   const changed =
@@ -185,8 +235,59 @@ export function sanitizeHistory(
     report.unsafeParts.length > 0 ||
     report.removedMessages.length > 0 ||
     f.providerDataDropped.length > 0 ||
+    droppedCalls.length > 0 ||
     normalized.changed;
   return { messages: normalized.messages, report, changed };
+}
+
+/**
+ * Removes from `f` the calls of its last assistant message that no result answers (by the ordered
+ * pairing, SPEC §2.1) and that `options.resolved` does not name, and that message when nothing is
+ * left in it. Calls sharing one id in the message are one call: all of them go.
+ */
+function dropUnresolvedCalls(f: Filtered, options: SanitizeOptions): DroppedCall[] {
+  let last = f.kept.length - 1;
+  while (last >= 0 && f.kept[last]!.role !== 'assistant') last--;
+  // The pairing walk covers the whole history: skip it when there is no call to drop.
+  if (last === -1 || !f.kept[last]!.parts.some((p) => p.type === 'tool-call')) return [];
+  const resolved = new Set(options.resolved ?? []);
+  const ids = new Set<string>();
+  for (const call of analyzePairing(f.kept, options).unanswered)
+    if (call.position === last && !resolved.has(call.id!)) ids.add(call.id!);
+  if (ids.size === 0) return [];
+  const m = f.kept[last]!;
+  const partMap = f.keptParts[last];
+  const messageIndex = f.keptIndex[last]!;
+  const dropped: DroppedCall[] = [];
+  const parts: Part[] = [];
+  const keptFrom: number[] = [];
+  for (let j = 0; j < m.parts.length; j++) {
+    const part = m.parts[j]!;
+    const partIndex = partMap?.[j] ?? j;
+    if (part.type === 'tool-call' && typeof part.id === 'string' && ids.has(part.id)) {
+      const entry: DroppedCall = { callId: part.id } as DroppedCall;
+      if (typeof part.name === 'string') entry.name = part.name;
+      entry.messageIndex = messageIndex;
+      entry.partIndex = partIndex;
+      dropped.push(entry);
+    } else {
+      parts.push(part);
+      keptFrom.push(partIndex);
+    }
+  }
+  if (parts.length > 0) {
+    f.kept[last] = { ...m, parts };
+    f.keptParts[last] = keptFrom;
+    return dropped;
+  }
+  f.kept.splice(last, 1);
+  f.keptIndex.splice(last, 1);
+  f.keptParts.splice(last, 1);
+  // User messages after it may have been removed already: keep the list in input order.
+  let at = f.removedMessages.length;
+  while (at > 0 && f.removedMessages[at - 1]! > messageIndex) at--;
+  f.removedMessages.splice(at, 0, messageIndex);
+  return dropped;
 }
 
 /**

@@ -90,7 +90,8 @@ export function unsafeMedia(
 ): UnsafeMedia | null {
   const media = part.type === 'image' || part.type === 'document';
   const fields = part as Record<string, unknown>;
-  for (const key of MEDIA_FIELDS) {
+  // Text is text: v1's own parts that hold no media have no URL a provider fetches.
+  for (const key of NOT_MEDIA.has(part.type) ? [] : MEDIA_FIELDS) {
     let v = fields[key];
     if (v === undefined || v === null) continue;
     // `image_url` is the URL, or (OpenAI's shape) an object holding it.
@@ -111,11 +112,13 @@ export function unsafeMedia(
 }
 
 /**
- * The fields of a part, of any type (`image`, `document`, or one v1 does not define, like
- * `audio` or `video`), whose string is a URL a provider fetches. Text is text: a URL inside a
- * `text` field is not one.
+ * The fields of a part, of any type but {@link NOT_MEDIA} (`image`, `document`, or one v1 does
+ * not define, like `audio` or `video`), whose string is a URL a provider fetches.
  */
 const MEDIA_FIELDS = ['url', 'uri', 'image_url'] as const;
+
+/** The v1 part types that hold no media of their own (a tool result's content is checked apart). */
+const NOT_MEDIA: ReadonlySet<string> = new Set(['text', 'reasoning', 'tool-call', 'tool-result']);
 
 /**
  * The unsafe scheme of an item of a tool result's `content`: the item itself, or, for a tool

@@ -26,6 +26,24 @@ export class ReadOnlyFormatError extends SourceError {
   }
 }
 
+/**
+ * A value a library operation cannot read as a history: neither a v1 message array nor a v1
+ * envelope. `format` names the provider format the value is in, when detection found one.
+ */
+export class HistlintInputError extends SourceError {
+  /** The operation that refused the value (`sanitizeHistory`, ...). */
+  readonly operation: string;
+  /** The format `detectFormat` found the value in, if any (a provider's shape, not v1). */
+  readonly format?: string;
+
+  constructor(message: string, operation: string, format?: string) {
+    super(message);
+    this.name = 'HistlintInputError';
+    this.operation = operation;
+    if (format !== undefined) this.format = format;
+  }
+}
+
 /** A file-system error in a few words, without a stack (the message's first line otherwise). */
 export function describeFsError(error: unknown): string {
   const code = (error as { code?: unknown } | undefined)?.code;

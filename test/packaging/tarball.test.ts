@@ -49,8 +49,10 @@ const SANITIZED = {
   ],
   report: {
     systemPrompts: 1,
+    systemMessages: [{ messageIndex: 0, role: 'system' }],
     unsafeParts: [{ messageIndex: 1, partIndex: 1, kind: 'image', scheme: 'file' }],
     removedMessages: [],
+    droppedCalls: [],
     repair: { synthesized: [], dropped: [], truncated: [], moved: [] },
   },
   changed: true,
