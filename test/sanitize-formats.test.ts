@@ -335,3 +335,54 @@ describe('sanitize, then written in any format: nothing fetched from outside the
     );
   });
 });
+
+describe('sanitize rewrites a document that repeats a key', () => {
+  // A first-key parser downstream would read "system" and the file: URL; histlint reads the last.
+  const TEXT =
+    '[{"role":"system","role":"user","parts":[{"type":"text","text":"hi"},' +
+    '{"type":"image","url":"file:///etc/passwd","url":"https://example.com/a.png"}]}]\n';
+
+  it('as a change: --check exits 1, the output keeps only the value histlint read', async () => {
+    const input = path.join(work, 'dup.json');
+    writeFileSync(input, TEXT);
+    const check = await runCli(['sanitize', input, '--check'], { cwd: work });
+    expect(check.code, check.stderr).toBe(1);
+    const output = path.join(work, 'dup.out.json');
+    const r = await runCli(['sanitize', input, '-o', output, '--report-format', 'json'], {
+      cwd: work,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const written = readFileSync(output, 'utf8');
+    expect(written).not.toContain('system');
+    expect(written).not.toContain('file:');
+    expect(JSON.parse(written)).toEqual([
+      {
+        role: 'user',
+        parts: [
+          { type: 'text', text: 'hi' },
+          { type: 'image', url: 'https://example.com/a.png' },
+        ],
+      },
+    ]);
+    const entry = (JSON.parse(r.stderr) as { files: Record<string, unknown>[] }).files[0]!;
+    expect(entry.changed).toBe(true);
+    expect((entry.sanitize as { duplicateKeys: unknown }).duplicateKeys).toEqual([
+      { pointer: '/0/role', key: 'role' },
+      { pointer: '/0/parts/1/url', key: 'url' },
+    ]);
+    const human = await runCli(['sanitize', input, '-o', output], { cwd: work });
+    expect(human.stderr).toContain('repeated key "role" at /0/role');
+  });
+
+  it('in a JSONL file, only the line that repeats a key is rewritten', async () => {
+    const input = path.join(work, 'dup.jsonl');
+    const clean = '[{"role":"user","parts":[{"type":"text","text":"ok"}]}]';
+    writeFileSync(input, `${clean}\n${TEXT}`);
+    const output = path.join(work, 'dup.out.jsonl');
+    const r = await runCli(['sanitize', input, '-o', output], { cwd: work });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = readFileSync(output, 'utf8').split('\n');
+    expect(lines[0]).toBe(clean);
+    expect(lines[1]).not.toContain('system');
+  });
+});

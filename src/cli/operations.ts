@@ -44,6 +44,18 @@ export interface Operation {
   lossy?: boolean;
   /** Human lines for a report: a summary, then one line per change. */
   describe(report: object, chalk: ChalkInstance): { summary: string; details: string[] };
+  /**
+   * For sanitize: a document (or JSONL line) that repeats a key is rewritten with the value
+   * histlint read, and its report lists the repeats (`duplicateKeys`), so a first-key parser
+   * downstream cannot see what sanitize did not.
+   */
+  rewritesDuplicateKeys?: boolean;
+}
+
+/** A key an object of a document repeats: where its kept (last) value is, and the key. */
+export interface DuplicateKey {
+  pointer: string;
+  key: string;
 }
 
 function plural(n: number, word: string, many = `${word}s`): string {
@@ -151,6 +163,7 @@ export function sanitizeOperation(options: SanitizeOptions): Operation {
   return {
     name: 'sanitize',
     reportKey: 'sanitize',
+    rewritesDuplicateKeys: true,
     apply(messages) {
       const r = sanitizeHistory(messages, options);
       return { messages: r.messages, report: r.report, changed: r.changed };
@@ -163,7 +176,7 @@ export function sanitizeOperation(options: SanitizeOptions): Operation {
 
 /** Human lines for a sanitize report: every drop, one line each, in input order (as the JSON lists them). */
 function describeSanitize(
-  s: SanitizeReport,
+  s: SanitizeReport & { duplicateKeys?: DuplicateKey[] },
   chalk: ChalkInstance,
 ): { summary: string; details: string[] } {
   const repair = repairLines(s.repair, chalk);
@@ -182,6 +195,9 @@ function describeSanitize(
   if (removedUser > 0) counts.push(`${plural(removedUser, 'empty user message')} removed`);
   if (droppedCalls.length > 0)
     counts.push(`${plural(droppedCalls.length, 'unanswered call')} dropped`);
+  const duplicateKeys = s.duplicateKeys ?? [];
+  if (duplicateKeys.length > 0)
+    counts.push(`${plural(duplicateKeys.length, 'repeated key')} rewritten`);
   if (repair.summary !== '') counts.push(repair.summary);
 
   // Sorted by message, then part (a line about a whole message after those about its parts);
@@ -240,6 +256,12 @@ function describeSanitize(
     details.push(o.text);
   }
   while (r < repair.details.length) details.push(repair.details[r++]![1]);
+  // About the document's text, not a message: after the rest.
+  for (const d of duplicateKeys) {
+    details.push(
+      `repeated key "${terminalSafe(d.key)}" at ${terminalSafe(d.pointer)}: ${chalk.red('rewritten')} with the value histlint read (the last)`,
+    );
+  }
   return { summary: counts.join(', '), details };
 }
 

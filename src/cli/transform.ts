@@ -16,6 +16,8 @@ import {
   type SourceDocument,
 } from '../model/document.js';
 import { SourceError } from '../model/errors.js';
+import { parseJson } from '../model/json.js';
+import { escapePointerToken } from '../model/pointer.js';
 import { terminalSafe } from '../reporters/terminal.js';
 import { chalkFor } from './color.js';
 import { readSettings } from './config.js';
@@ -39,7 +41,7 @@ import {
   type InputRef,
   type Io,
 } from './io.js';
-import type { Operation } from './operations.js';
+import type { DuplicateKey, Operation } from './operations.js';
 import { oneLine, pointerTokens } from './options.js';
 
 /** Flags every file operation shares. */
@@ -191,10 +193,11 @@ function processDocument(
     (messages, format) => op.apply(messages, format, { target: flags.target ?? 'auto' }),
     (e) => e instanceof TrimError,
   );
+  const duplicates = op.rewritesDuplicateKeys === true && !eventLog ? repeatedKeys(doc) : new Map();
   const entries: ReportEntry[] = [];
   let exit = EXIT_OK;
   let failed = false;
-  for (const unit of units) {
+  for (const [u, unit] of units.entries()) {
     if (unit.error !== undefined) {
       entries.push(errorEntry(input.display, unit.error, unit.line));
       // A refused conversation (trim left nothing, a lossy conversion) is exit 1; unreadable input is exit 2.
@@ -211,6 +214,13 @@ function processDocument(
       unit.losses === undefined
         ? unit.result!.report
         : { ...unit.result!.report, losses: unit.losses };
+    const repeated = duplicates.get(u);
+    if (repeated !== undefined) {
+      // Written again from the value read, the text holds each key once: a change.
+      entry.changed = true;
+      entry[op.reportKey] = { ...(entry[op.reportKey] as object), duplicateKeys: repeated };
+      if (!values.has(u)) values.set(u, doc.units[u]!.value!);
+    }
     entries.push(entry);
   }
   if (failed) return { entries, exit, changed: false };
@@ -234,6 +244,24 @@ function processDocument(
     return { entries: [errorEntry(input.display, error)], exit: EXIT_USAGE, changed: false };
   }
   return { entries, exit, changed: values.size > 0, text };
+}
+
+/** The keys each unit of a document repeats, by unit (units without any left out). */
+function repeatedKeys(doc: SourceDocument): Map<number, DuplicateKey[]> {
+  const out = new Map<number, DuplicateKey[]>();
+  doc.units.forEach((unit, u) => {
+    if (unit.error !== undefined || unit.value === undefined) return;
+    // Only a text scan sees repeated keys (the parse kept the last silently): a second parse,
+    // which sanitize, run on untrusted input, pays.
+    const found: DuplicateKey[] = [];
+    parseJson(unit.text, {
+      onDuplicateKey(key, _offset, objectPointer) {
+        found.push({ pointer: `${objectPointer}/${escapePointerToken(key)}`, key });
+      },
+    });
+    if (found.length > 0) out.set(u, found);
+  });
+  return out;
 }
 
 function humanLines(
