@@ -49,6 +49,12 @@ export type {
   DroppedCall,
   DroppedSystemMessage,
 } from './core/sanitize.js';
+export type {
+  ServerReference,
+  ServerReferenceField,
+  ServerReferencePart,
+  ServerReferenceKind,
+} from './core/server-refs.js';
 export { TrimError } from './core/trim.js';
 export type { TrimReport, TrimResult, TrimOptions, BudgetOptions } from './core/trim.js';
 export { loadTokenCounter, messageTokens } from './core/tokens.js';

@@ -11,6 +11,7 @@ import {
   type NormalizeResult,
 } from '../core/normalize.js';
 import {
+  sanitizeConversation,
   sanitizeHistory as sanitizeMessages,
   type SanitizeOptions,
   type SanitizeResult,
@@ -112,7 +113,9 @@ function withEnvelope<R extends { messages: Message[] }>(
 }
 
 /**
- * Drops system messages and non-http(s) media URLs, then normalizes pairing (SPEC §2.2). Throws
+ * Drops system messages, non-http(s) media URLs and server-side references (for an envelope, also
+ * the request fields of its `providerData` that load stored content), then normalizes pairing
+ * (SPEC §2.2). Throws
  * {@link HistlintInputError} for a value that is neither a v1 message array nor a v1 envelope.
  */
 export function sanitizeHistory(
@@ -135,7 +138,15 @@ export function sanitizeHistory(
   options: SanitizeOptions = {},
 ): SanitizeResult | WithEnvelope<SanitizeResult> {
   const input = historyInput(history, 'sanitizeHistory');
-  return withEnvelope(sanitizeMessages(input.messages, options), input);
+  if (input.envelope === undefined) return sanitizeMessages(input.messages, options);
+  const { providerData, ...result } = sanitizeConversation(
+    input.messages,
+    input.envelope.providerData,
+    options,
+  );
+  const kept =
+    providerData === input.envelope.providerData ? undefined : (providerData as JsonValue);
+  return { ...result, envelope: withMessages(input.envelope, result.messages, kept) };
 }
 
 /**

@@ -4,10 +4,15 @@
  */
 import type { ChalkInstance } from 'chalk';
 import { normalizeHistory, type HistoryRepair, type NormalizeOptions } from '../core/normalize.js';
-import { sanitizeHistory, type SanitizeOptions, type SanitizeReport } from '../core/sanitize.js';
+import {
+  sanitizeConversation,
+  type SanitizeOptions,
+  type SanitizeReport,
+} from '../core/sanitize.js';
 import { budgetHistory, trimHistory, type TrimReport } from '../core/trim.js';
 import type { TokenCounter } from '../core/tokens.js';
 import { targetFor, type ConversationFormat, type Loss } from '../formats/format.js';
+import type { JsonValue } from '../model/json.js';
 import type { Message } from '../model/types.js';
 import { terminalSafe } from '../reporters/terminal.js';
 
@@ -18,6 +23,8 @@ export interface OperationOutcome {
   changed: boolean;
   /** For normalize: the provider target it repaired for (`null`: none), named in the report entry. */
   target?: string | null;
+  /** For sanitize: the conversation's new kept request data, when it dropped fields of it. */
+  providerData?: JsonValue;
 }
 
 /** What the command line settles for every conversation of a run (flags over the config). */
@@ -32,11 +39,12 @@ export interface Operation {
   name: string;
   /** The key of the operation's object in a JSON report entry. */
   reportKey: 'repair' | 'sanitize' | 'trim' | 'convert';
-  /** Runs the operation; throws `TrimError` to refuse a conversation. */
+  /** Runs the operation on a conversation's messages and kept request data; throws `TrimError` to refuse it. */
   apply(
     messages: Message[],
     format: ConversationFormat,
     settings: OperationSettings,
+    providerData?: JsonValue,
   ): OperationOutcome;
   /** For convert: the format every conversation is written in. */
   to?: ConversationFormat;
@@ -164,9 +172,15 @@ export function sanitizeOperation(options: SanitizeOptions): Operation {
     name: 'sanitize',
     reportKey: 'sanitize',
     rewritesDuplicateKeys: true,
-    apply(messages) {
-      const r = sanitizeHistory(messages, options);
-      return { messages: r.messages, report: r.report, changed: r.changed };
+    apply(messages, _format, _settings, providerData) {
+      const r = sanitizeConversation(messages, providerData, options);
+      const outcome: OperationOutcome = {
+        messages: r.messages,
+        report: r.report,
+        changed: r.changed,
+      };
+      if (r.providerData !== providerData) outcome.providerData = r.providerData as JsonValue;
+      return outcome;
     },
     describe(report, chalk) {
       return describeSanitize(report as SanitizeReport, chalk);
@@ -186,6 +200,9 @@ function describeSanitize(
   if (s.systemPrompts > 0) counts.push(`${plural(s.systemPrompts, 'system message')} dropped`);
   if (s.unsafeParts.length > 0)
     counts.push(`${plural(s.unsafeParts.length, 'unsafe URL part')} dropped`);
+  const references = s.serverReferences;
+  if (references.length > 0)
+    counts.push(`${plural(references.length, 'server reference')} dropped`);
   if (providerData.length > 0)
     counts.push(`kept providerData of ${plural(providerData.length, 'message')} dropped`);
   // An assistant message emptied by --drop-unresolved-calls is removed too; only this command
@@ -224,6 +241,18 @@ function describeSanitize(
       text: `message ${u.messageIndex} ${where}: ${chalk.red('dropped')} ${terminalSafe(u.kind)} with ${scheme}`,
     });
   }
+  for (const ref of references) {
+    if (!('messageIndex' in ref)) continue;
+    const where =
+      ref.contentIndex === undefined
+        ? `part ${ref.partIndex}`
+        : `part ${ref.partIndex} content ${ref.contentIndex}`;
+    own.push({
+      message: ref.messageIndex,
+      part: ref.partIndex,
+      text: `message ${ref.messageIndex} ${where}: ${chalk.red('dropped')} ${ref.kind} (a server-side reference)`,
+    });
+  }
   for (const d of droppedCalls) {
     own.push({
       message: d.messageIndex,
@@ -249,7 +278,14 @@ function describeSanitize(
   // A stable sort: for one part, the order above (a part's drop, then its message's removal).
   own.sort((a, b) => a.message - b.message || a.part - b.part);
   let r = 0;
+  // About the request, not a message: before the rest.
   const details: string[] = [];
+  for (const ref of references) {
+    if ('field' in ref)
+      details.push(
+        `${chalk.red('dropped')} server reference ${terminalSafe(ref.field)} (a client must not load stored items)`,
+      );
+  }
   for (const o of own) {
     while (r < repair.details.length && repair.details[r]![0] < o.message)
       details.push(repair.details[r++]![1]);

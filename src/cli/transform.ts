@@ -190,7 +190,8 @@ function processDocument(
       ...(flags.from === undefined ? {} : { from: flags.from }),
       ...(op.to === undefined ? {} : { to: op.to, lossy: op.lossy === true }),
     },
-    (messages, format) => op.apply(messages, format, { target: flags.target ?? 'auto' }),
+    (messages, format, providerData) =>
+      op.apply(messages, format, { target: flags.target ?? 'auto' }, providerData),
     (e) => e instanceof TrimError,
   );
   const duplicates = op.rewritesDuplicateKeys === true && !eventLog ? repeatedKeys(doc) : new Map();

@@ -7,6 +7,15 @@ import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Message, Part } from '../model/types.js';
 import { normalizeMapped, type HistoryRepair, type NormalizeOptions } from './normalize.js';
 import { analyzePairing } from './pairing.js';
+import {
+  contentServerReferenceKind,
+  historyCallIds,
+  serverReferenceKind,
+  withoutServerReferences,
+  type ServerReference,
+  type ServerReferenceKind,
+  type ServerReferencePart,
+} from './server-refs.js';
 import { unsafeContentScheme, unsafeKeptScheme, unsafeMediaScheme } from './url.js';
 
 /** An image or document part sanitize dropped for its URL scheme. */
@@ -60,6 +69,11 @@ export interface SanitizeReport {
   providerDataDropped?: number[];
   /** Calls removed by `dropUnresolvedCalls`, in input order; `[]` without it. */
   droppedCalls: DroppedCall[];
+  /**
+   * What would make the provider load stored content: the request fields dropped from the
+   * conversation's kept data (first), then the parts dropped, in input order; `[]` when none.
+   */
+  serverReferences: ServerReference[];
   /** The report of the normalize step. */
   repair: HistoryRepair;
 }
@@ -103,8 +117,21 @@ interface Filtered {
   keptParts: (number[] | undefined)[];
   systemMessages: DroppedSystemMessage[];
   unsafeParts: UnsafePart[];
+  serverReferences: ServerReferencePart[];
   removedMessages: number[];
   providerDataDropped: number[];
+}
+
+function referenceEntry(
+  messageIndex: number,
+  partIndex: number,
+  contentIndex: number | undefined,
+  kind: ServerReferenceKind,
+): ServerReferencePart {
+  const entry: ServerReferencePart = { messageIndex, partIndex } as ServerReferencePart;
+  if (contentIndex !== undefined) entry.contentIndex = contentIndex;
+  entry.kind = kind;
+  return entry;
 }
 
 /**
@@ -124,7 +151,10 @@ function systemRole(m: { role: string }): DroppedSystemMessage['role'] | null {
   return role === 'system' || role === 'developer' ? role : null;
 }
 
-/** Sanitize's own steps (1-3): drop system messages and unsafe media parts, remove user messages left empty. */
+/**
+ * Sanitize's own steps (1-3): drop system messages, unsafe media parts and (with `dropSystem`, as
+ * only sanitize does) parts that reference stored content, remove user messages left empty.
+ */
 function filterUntrusted(
   messages: readonly Message[],
   dropSystem: boolean,
@@ -136,9 +166,11 @@ function filterUntrusted(
     keptParts: [],
     systemMessages: [],
     unsafeParts: [],
+    serverReferences: [],
     removedMessages: [],
     providerDataDropped: [],
   };
+  const callIds = dropSystem ? historyCallIds(messages) : undefined;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
     const role = dropSystem ? systemRole(m) : null;
@@ -151,8 +183,10 @@ function filterUntrusted(
     for (let j = 0; j < m.parts.length; j++) {
       let part = m.parts[j]!;
       const scheme = unsafeMediaScheme(part, allow);
-      if (scheme !== null) {
-        out.unsafeParts.push(unsafeEntry(i, j, undefined, part.type, scheme));
+      const reference = scheme === null && dropSystem ? serverReferenceKind(part, callIds) : null;
+      if (scheme !== null || reference !== null) {
+        if (scheme !== null) out.unsafeParts.push(unsafeEntry(i, j, undefined, part.type, scheme));
+        else out.serverReferences.push(referenceEntry(i, j, undefined, reference!));
         if (parts === null) {
           parts = m.parts.slice(0, j);
           partMap = parts.map((_, k) => k);
@@ -166,8 +200,13 @@ function filterUntrusted(
           const item = content[c];
           // A tool result nested in the content counts by every part inside it.
           const itemScheme = isPartLike(item) ? unsafeContentScheme(item, allow) : null;
+          const itemReference =
+            itemScheme === null && dropSystem ? contentServerReferenceKind(item) : null;
           if (itemScheme !== null) {
             out.unsafeParts.push(unsafeEntry(i, j, c, (item as Part).type, itemScheme));
+            if (keptContent === null) keptContent = content.slice(0, c);
+          } else if (itemReference !== null) {
+            out.serverReferences.push(referenceEntry(i, j, c, itemReference));
             if (keptContent === null) keptContent = content.slice(0, c);
           } else if (keptContent !== null) {
             keptContent.push(item!);
@@ -228,16 +267,37 @@ export function sanitizeHistory(
     removedMessages: f.removedMessages,
     ...(f.providerDataDropped.length > 0 ? { providerDataDropped: f.providerDataDropped } : {}),
     droppedCalls,
+    serverReferences: f.serverReferences,
     repair: normalized.repair,
   };
   const changed =
     report.systemPrompts > 0 ||
     report.unsafeParts.length > 0 ||
+    report.serverReferences.length > 0 ||
     report.removedMessages.length > 0 ||
     f.providerDataDropped.length > 0 ||
     droppedCalls.length > 0 ||
     normalized.changed;
   return { messages: normalized.messages, report, changed };
+}
+
+/**
+ * Sanitizes a conversation read with its kept request data (a conversation's `providerData`):
+ * the messages as {@link sanitizeHistory} does, and the request fields that load stored content
+ * (`previous_response_id`, ...) dropped from `providerData` and listed first in
+ * `serverReferences`. `providerData` is the new value (the one given when nothing was dropped).
+ */
+export function sanitizeConversation(
+  messages: readonly Message[],
+  providerData: unknown,
+  options: SanitizeOptions = {},
+): SanitizeResult & { providerData: unknown } {
+  const r = sanitizeHistory(messages, options);
+  const request = withoutServerReferences(providerData);
+  if (request.dropped.length === 0) return { ...r, providerData };
+  const fields: ServerReference[] = request.dropped.map((field) => ({ field }));
+  const report = { ...r.report, serverReferences: [...fields, ...r.report.serverReferences] };
+  return { messages: r.messages, report, changed: true, providerData: request.providerData };
 }
 
 /**

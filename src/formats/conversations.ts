@@ -18,6 +18,8 @@ import { withMessages } from './native.js';
 export interface ConversationChange {
   messages: Message[];
   changed: boolean;
+  /** The conversation's new kept request data (sanitize's drops), written in place of the read one. */
+  providerData?: JsonValue;
 }
 
 /** The outcome for one unit (a file, or one JSONL line). */
@@ -96,7 +98,7 @@ export function eventLogOf(
 export function mapConversations<T extends ConversationChange>(
   doc: SourceDocument,
   options: MapOptions,
-  fn: (messages: Message[], format: ConversationFormat) => T,
+  fn: (messages: Message[], format: ConversationFormat, providerData: JsonValue | undefined) => T,
   isExpected: (e: unknown) => boolean = () => false,
 ): { units: UnitResult<T>[]; values: Map<number, JsonValue>; eventLog: boolean } {
   const units: UnitResult<T>[] = [];
@@ -140,7 +142,7 @@ export function mapConversations<T extends ConversationChange>(
         throw new ReadOnlyFormatError(format.name);
       }
       const read = format.read(target);
-      const result = fn(read.conversation.messages, format);
+      const result = fn(read.conversation.messages, format, read.conversation.providerData);
       out.result = result;
       const to = options.to ?? format;
       if (format.readOnly && to === format) {
@@ -151,7 +153,7 @@ export function mapConversations<T extends ConversationChange>(
       // Converting to the format it is already in is no change (formatting is not a change).
       if (result.changed || to !== format) {
         const written = to.write(
-          withMessages(read.conversation, result.messages),
+          withMessages(read.conversation, result.messages, result.providerData),
           to === format ? read.context : undefined,
         );
         if (written.losses.length > 0) {

@@ -102,11 +102,22 @@ export const nativeFormat: ConversationFormat = {
   },
 };
 
-/** A copy of a conversation with other messages; every other field and the key order stay. */
-export function withMessages(conversation: Conversation, messages: Message[]): Conversation {
+/**
+ * A copy of a conversation with other messages (and, when given, other kept `providerData`); every
+ * other field and the key order stay.
+ */
+export function withMessages(
+  conversation: Conversation,
+  messages: Message[],
+  providerData?: JsonValue,
+): Conversation {
   const out = {} as Conversation;
-  for (const key of Object.keys(conversation))
-    setOwn(out, key, key === 'messages' ? messages : conversation[key]!);
+  for (const key of Object.keys(conversation)) {
+    const keep = key !== 'messages' && (key !== 'providerData' || providerData === undefined);
+    setOwn(out, key, keep ? conversation[key]! : key === 'messages' ? messages : providerData!);
+  }
   if (!Object.hasOwn(out, 'messages')) out.messages = messages;
+  if (providerData !== undefined && !Object.hasOwn(out, 'providerData'))
+    out.providerData = providerData;
   return out;
 }

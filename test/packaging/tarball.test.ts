@@ -53,6 +53,7 @@ const SANITIZED = {
     unsafeParts: [{ messageIndex: 1, partIndex: 1, kind: 'image', scheme: 'file' }],
     removedMessages: [],
     droppedCalls: [],
+    serverReferences: [],
     repair: { synthesized: [], dropped: [], truncated: [], moved: [] },
   },
   changed: true,
