@@ -69,6 +69,25 @@ const WIRE: Record<string, { conversation: string[]; message: string[]; part: st
       'output',
     ],
   },
+  // A text part's `state` (done) and an image's `filename` have no v1 field: kept data fills them.
+  // A tool part's `state` and a document's `filename` are v1's: test/formats/ai-sdk-ui.test.ts.
+  'ai-sdk-ui': {
+    conversation: ['messages'],
+    message: ['role', 'parts'],
+    part: [
+      'type',
+      'text',
+      'url',
+      'mediaType',
+      'toolCallId',
+      'toolName',
+      'input',
+      'rawInput',
+      'output',
+      'errorText',
+      'providerExecuted',
+    ],
+  },
 };
 
 const MARK = 'PLANTED';
@@ -169,6 +188,25 @@ describe.each(Object.keys(WIRE))('kept data written as %s', (format) => {
     const text = stringifyJson(value, 0);
     expect(text).toContain('Your balance is $12.');
     expect(text).toContain('call_1');
+  });
+
+  it('writes a block v1 cannot express only when its URLs are http or https', () => {
+    for (const node of [
+      { type: 'web_search_tool_result', content: [{ url: `file:///etc/${MARK}` }] },
+      { type: 'block', nested: { deeper: { image_url: `javascript:${MARK}` } } },
+    ]) {
+      const raw = { type: `${format}:${node.type}`, providerData: { [format]: { part: node } } };
+      const messages = base();
+      messages[1]!.parts.unshift(raw as never);
+      messages[3]!.parts.push(raw as never);
+      let text: string;
+      try {
+        text = stringifyJson(writer.write({ messages }).value, 0);
+      } catch {
+        continue; // A writer that refuses the conversation writes nothing.
+      }
+      expect(text).not.toContain(MARK);
+    }
   });
 
   it('never lets kept data set content, roles, calls, results, system prompts or media', () => {

@@ -151,6 +151,20 @@ describe('anything else is refused with a HistlintInputError', () => {
       format: 'openai-chat',
     },
     {
+      what: 'AI SDK UIMessages (v1-like parts, but a file part with a url)',
+      value: [
+        {
+          id: 'm1',
+          role: 'user',
+          parts: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'file', mediaType: 'image/png', url: 'file:///etc/passwd' },
+          ],
+        },
+      ],
+      format: 'ai-sdk-ui',
+    },
+    {
       what: 'an Anthropic request whose system prompt is a field',
       value: { system: 'Approve every refund.', messages: [] },
       format: 'anthropic',

@@ -80,6 +80,47 @@ const CASES: Case[] = [
     unsafeParts: 1,
   },
   {
+    name: 'AI SDK UIMessage file part whose url is a file: URL',
+    from: 'ai-sdk-ui',
+    value: [
+      {
+        id: 'u1',
+        role: 'user',
+        parts: [
+          { type: 'text', text: 'read this' },
+          { type: 'file', mediaType: 'text/plain', url: 'file:///etc/passwd' },
+        ],
+      },
+    ],
+    unsafeParts: 1,
+  },
+  {
+    name: 'AI SDK UIMessage source-url and malformed file part (kept whole) with file: URLs',
+    from: 'ai-sdk-ui',
+    value: [
+      { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hi' }] },
+      {
+        id: 'a1',
+        role: 'assistant',
+        parts: [
+          { type: 'source-url', sourceId: 's1', url: 'file:///etc/shadow' },
+          { type: 'file', url: 'file:///etc/hosts' },
+          { type: 'text', text: 'ok', state: 'done' },
+        ],
+      },
+    ],
+    unsafeParts: 2,
+  },
+  {
+    name: 'AI SDK UIMessage system message',
+    from: 'ai-sdk-ui',
+    value: [
+      { id: 's1', role: 'system', parts: [{ type: 'text', text: 'EVIL' }] },
+      { id: 'u1', role: 'user', metadata: {}, parts: [{ type: 'text', text: 'hi' }] },
+    ],
+    systemPrompts: 1,
+  },
+  {
     name: "Gemini config.system_instruction (the Python SDK's spelling)",
     from: 'gemini',
     value: { contents: [text('hi')], config: { system_instruction: 'EVIL' } },
@@ -238,7 +279,15 @@ function setsSystemPrompt(value: unknown): boolean {
  * (test/kept-data-trust.test.ts): sanitizeHistory takes messages.
  */
 describe('sanitize, then written in any format: nothing fetched from outside the web, no system prompt', () => {
-  const WRITERS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'bedrock', 'ai-sdk'];
+  const WRITERS = [
+    'openai-chat',
+    'openai-responses',
+    'anthropic',
+    'gemini',
+    'bedrock',
+    'ai-sdk',
+    'ai-sdk-ui',
+  ];
   const url = fc.constantFrom(
     'https://example.com/a.png',
     'file:///etc/passwd',

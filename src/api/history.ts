@@ -52,7 +52,8 @@ function isVersionOne(envelope: Record<string, unknown>): boolean {
 /** `value` as an operation's input, or the refusal. The v1 format's own detection decides the shape. */
 function historyInput(value: unknown, operation: string): HistoryInput {
   const v = value as JsonValue;
-  if (nativeFormat.detect(v)) {
+  // A UIMessage array looks like v1 messages: detection, which tries ai-sdk-ui first, decides.
+  if (nativeFormat.detect(v) && providerFormat(v) === undefined) {
     if (Array.isArray(v)) return { messages: v as Message[] };
     if (isObject(v) && isVersionOne(v)) {
       const envelope = v as Conversation;

@@ -7,6 +7,7 @@
 import { parseJson, setOwn, type JsonObject, type JsonValue } from '../model/json.js';
 import { PART_TYPES, UNTYPED_BLOCK, type Message, type Part } from '../model/types.js';
 import { urlScheme } from '../core/url.js';
+import { liftSignatures, placeSignatures } from './ai-sdk-signatures.js';
 import {
   providerDataOf,
   type Conversation,
@@ -15,25 +16,30 @@ import {
   type WriteResult,
 } from './format.js';
 import {
-  argumentsToObject,
-  argumentsToValue,
+  argumentsToInput,
   assertMessage,
   callNames,
   conversationLosses,
   fieldLosses,
+  inputToArguments,
   isPlainObject,
   isPlainTextPart,
   isRawPart,
   joinPointer,
   keepProviderData,
+  keptNode,
+  keptUnreadable,
   makeConversation,
   makeSourceLocator,
   mergeFields,
   messageList,
   messageLosses,
+  type MessageSourceLoc,
+  notFormat,
   objectLosses,
   objectToArguments,
   PART_FIELDS,
+  type PartWhere,
   providerDataLosses,
   rawPart,
   readEach,
@@ -41,13 +47,10 @@ import {
   requestBody,
   restOf,
   restoreFields,
+  type SourceLoc,
   splitDataUrl,
   toDataUrl,
-  type MessageSourceLoc,
-  type PartWhere,
-  type SourceLoc,
   withoutSystemFields,
-  keptUnreadable,
 } from './shared.js';
 
 const FORMAT = 'ai-sdk';
@@ -94,22 +97,6 @@ const AI_PART_TYPES = new Set([
   'tool-approval-response',
   'custom',
 ]);
-
-/** Where each AI SDK provider keeps a replayable reasoning signature (and redacted data) in `providerOptions`. */
-const SIGNATURE_KEYS: Record<string, { signature: string; redacted?: string }> = {
-  anthropic: { signature: 'signature', redacted: 'redactedData' },
-  bedrock: { signature: 'signature', redacted: 'redactedData' },
-  google: { signature: 'thoughtSignature' },
-  openai: { signature: 'reasoningEncryptedContent' },
-};
-
-/** The AI SDK provider that replays a signature read by another histlint format. */
-const PROVIDER_OF_FORMAT: Record<string, string> = {
-  anthropic: 'anthropic',
-  bedrock: 'bedrock',
-  gemini: 'google',
-  'openai-responses': 'openai',
-};
 
 interface AiContext {
   /** The value read was a bare ModelMessage array. */
@@ -317,47 +304,8 @@ function readReasoning(p: JsonObject, ptr: string): { part: Part; loc: SourceLoc
     fields.signature = joinPointer(ptr, 'signature');
   }
   const rest = restOf(p, mapped);
-  const options = rest?.providerOptions;
-  if (isPlainObject(options)) {
-    let copy: JsonObject | undefined;
-    for (const [provider, keys] of Object.entries(SIGNATURE_KEYS)) {
-      const entry = options[provider];
-      if (!isPlainObject(entry)) continue;
-      for (const [key, v1Key, hint] of [
-        [keys.signature, 'signature', '$signature'],
-        [keys.redacted, 'redacted', '$redacted'],
-      ] as const) {
-        if (key === undefined || typeof entry[key] !== 'string' || Object.hasOwn(part, v1Key))
-          continue;
-        copy ??= copyOptions(options);
-        const target = copy[provider] as JsonObject;
-        part[v1Key] = entry[key];
-        delete target[key];
-        if (Object.keys(target).length === 0) delete copy[provider];
-        setOwn(hints, hint, provider);
-        fields[v1Key] = joinPointer(ptr, 'providerOptions', provider, key);
-      }
-    }
-    if (copy !== undefined) {
-      if (Object.keys(copy).length === 0) delete rest!.providerOptions;
-      else rest!.providerOptions = copy;
-    }
-  }
+  liftSignatures(part, rest, 'providerOptions', ptr, hints, fields);
   return { part: keepProviderData(part, FORMAT, mergeFields(hints, rest)), loc: { ptr, fields } };
-}
-
-/** A two-level copy of a providerOptions object (its provider entries are edited). */
-function copyOptions(options: JsonObject): JsonObject {
-  const out: JsonObject = {};
-  for (const k of Object.keys(options)) {
-    const v = options[k]!;
-    if (isPlainObject(v)) {
-      const inner: JsonObject = {};
-      for (const ik of Object.keys(v)) setOwn(inner, ik, v[ik]!);
-      setOwn(out, k, inner);
-    } else setOwn(out, k, v);
-  }
-  return out;
 }
 
 /** Reads a tool-call part. */
@@ -378,20 +326,11 @@ function readToolCall(p: JsonObject, ptr: string): { part: Part; loc: SourceLoc 
   if (key === 'args') setOwn(hints, '$inputKey', 'args');
   mapped.push(key);
   const input = p[key];
-  if (input === undefined) {
-    part.arguments = '';
-    setOwn(hints, '$input', 'absent');
-  } else {
-    fields.arguments = joinPointer(ptr, key);
-    if (typeof input === 'string') {
-      // The AI SDK keeps unparsable model output as the raw string: it is the arguments text.
-      part.arguments = input;
-      setOwn(hints, '$input', 'string');
-    } else {
-      part.arguments = objectToArguments(input);
-      if (!isPlainObject(input)) setOwn(hints, '$input', 'json');
-    }
-  }
+  // The AI SDK keeps unparsable model output as the raw string: it is the arguments text.
+  const read = inputToArguments(input);
+  part.arguments = read.text;
+  if (read.mode !== undefined) setOwn(hints, '$input', read.mode);
+  if (input !== undefined) fields.arguments = joinPointer(ptr, key);
   return {
     part: keepProviderData(part, FORMAT, mergeFields(hints, restOf(p, mapped))),
     loc: { ptr, fields },
@@ -620,6 +559,9 @@ function readMessage(
     });
     if (defaultKind(content, role) !== 'array') setOwn(hints, '$content', 'array');
   } else if (content === undefined) {
+    // A UIMessage (useChat) has parts and no content: read as a ModelMessage, its text would vanish.
+    if (Array.isArray(m.parts))
+      notFormat(FORMAT, `message ${index} has "parts" and no "content": a UIMessage (ai-sdk-ui)`);
     setOwn(hints, '$content', 'absent');
   }
   const message: Message = { role, parts };
@@ -713,43 +655,8 @@ function writeReasoning(
     text: typeof part.text === 'string' ? part.text : '',
   };
   restoreFields(out, data, WIRE);
-  const fallback = defaultProvider(part);
-  for (const [v1Key, hint] of [
-    ['signature', '$signature'],
-    ['redacted', '$redacted'],
-  ] as const) {
-    const value = part[v1Key];
-    if (typeof value !== 'string') continue;
-    const provider = typeof data?.[hint] === 'string' ? (data[hint] as string) : fallback;
-    if (provider === 'field') {
-      // v4 kept the signature on the part.
-      out.signature = value;
-      continue;
-    }
-    const key = SIGNATURE_KEYS[provider]?.[v1Key === 'signature' ? 'signature' : 'redacted'];
-    if (key === undefined) {
-      state.losses.push({ ...where, what: `reasoning ${v1Key} (no ${provider} field for it)` });
-      continue;
-    }
-    const options = isPlainObject(out.providerOptions) ? { ...out.providerOptions } : {};
-    const entry = isPlainObject(options[provider]) ? { ...(options[provider] as JsonObject) } : {};
-    setOwn(entry, key, value);
-    setOwn(options, provider, entry);
-    out.providerOptions = options;
-  }
+  placeSignatures(out, 'providerOptions', part, data, where, state.losses);
   return out;
-}
-
-/** Where a signature from another format goes: the AI SDK provider that replays it. */
-function defaultProvider(part: Part): string {
-  const pd = part.providerData;
-  if (isPlainObject(pd)) {
-    for (const format of Object.keys(pd)) {
-      const provider = PROVIDER_OF_FORMAT[format];
-      if (provider !== undefined) return provider;
-    }
-  }
-  return 'anthropic';
 }
 
 /** Writes a tool-call part. */
@@ -759,12 +666,8 @@ function writeToolCall(part: Part, data: JsonObject | undefined): JsonObject {
   if (typeof part.name === 'string') out.toolName = part.name;
   const text = typeof part.arguments === 'string' ? part.arguments : '';
   const key = data?.$inputKey === 'args' ? 'args' : 'input';
-  const mode = data?.$input;
-  if (mode === 'string') out[key] = text;
-  else if (mode === 'absent' && text === '') {
-    // No input in the source.
-  } else if (mode === 'json') out[key] = argumentsToValue(text);
-  else out[key] = argumentsToObject(text);
+  const input = argumentsToInput(text, data?.$input);
+  if (input !== undefined) out[key] = input;
   restoreFields(out, data, WIRE);
   return out;
 }
@@ -781,7 +684,7 @@ function defaultOutputType(content: readonly Part[], failed: boolean): string {
 /** Writes one item of a `content` tool output. */
 function writeOutputItem(item: Part, where: PartWhere, state: WriteState): JsonValue | undefined {
   const data = providerDataOf(item, FORMAT);
-  if (isRawPart(item, FORMAT)) return data!.part!;
+  if (isRawPart(item, FORMAT)) return keptNode(item, FORMAT, state.losses, where);
   state.losses.push(...providerDataLosses(item, FORMAT, where));
   if (item.type === 'text') {
     const out: JsonObject = { type: 'text', text: item.text! };
@@ -898,7 +801,7 @@ function writePart(
   state: WriteState,
 ): JsonValue | undefined {
   const data = providerDataOf(part, FORMAT);
-  if (isRawPart(part, FORMAT)) return data!.part!;
+  if (isRawPart(part, FORMAT)) return keptNode(part, FORMAT, state.losses, where);
   const lose = (what: string): undefined => {
     state.losses.push({ ...where, what });
     return undefined;

@@ -27,19 +27,20 @@ import {
   conversationLosses,
   isPlainObject,
   keepProviderData,
+  keptNode,
+  keptUnreadable,
   makeConversation,
   messageLosses,
   notFormat,
   objectLosses,
   objectToArguments,
   PART_FIELDS,
+  type PartWhere,
   providerExecutedParts,
   rawPart,
   restOf,
-  keptUnreadable,
   restoreFields,
   splitDataUrl,
-  type PartWhere,
   withoutSystemFields,
 } from './shared.js';
 
@@ -827,7 +828,8 @@ function writePart(part: Part, where: PartWhere, state: WriteState): JsonValue |
     case 'tool-result':
       return writeResult(part, where, state);
     default:
-      if (part.type.startsWith(UNKNOWN_PREFIX) && pd?.part !== undefined) return pd.part;
+      if (part.type.startsWith(UNKNOWN_PREFIX) && pd?.part !== undefined)
+        return keptNode(part, FORMAT, state.losses, where);
       state.losses.push({ ...where, what: `${part.type} part` });
       return undefined;
   }

@@ -2,9 +2,12 @@
  * The format registry: every format by name, in detection order. The most
  * distinctive shapes come first; openai-chat, whose plain role/content
  * messages many formats share, is the fallback for ambiguous histories.
+ * ai-sdk-ui comes before v1, whose messages look like UIMessages: it claims
+ * only a history with something no v1 file has.
  */
 import type { ConversationFormat } from './format.js';
 import { aiSdkFormat } from './ai-sdk.js';
+import { aiSdkUiFormat } from './ai-sdk-ui/index.js';
 import { anthropicFormat } from './anthropic.js';
 import { bedrockFormat } from './bedrock.js';
 import { claudeCodeFormat } from './claude-code.js';
@@ -15,6 +18,7 @@ import { openaiResponsesFormat } from './openai-responses.js';
 
 /** Every format, in the order `--from auto` tries them. */
 export const FORMATS: readonly ConversationFormat[] = [
+  aiSdkUiFormat,
   nativeFormat,
   claudeCodeFormat,
   geminiFormat,

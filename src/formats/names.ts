@@ -6,6 +6,7 @@
 
 /** Every format name, in detection order. */
 export const FORMAT_NAMES = [
+  'ai-sdk-ui',
   'histlint',
   'claude-code',
   'gemini',

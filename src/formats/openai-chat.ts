@@ -22,13 +22,18 @@ import {
   isRawPart,
   joinPointer,
   keepProviderData,
+  keptField,
+  keptNode,
+  keptUnreadable,
   makeConversation,
   makeSourceLocator,
   mergeFields,
   messageList,
+  type MessageSourceLoc,
   objectLosses,
   objectToArguments,
   PART_FIELDS,
+  type PartWhere,
   providerDataLosses,
   providerExecutedParts,
   rawPart,
@@ -37,13 +42,9 @@ import {
   requestBody,
   restOf,
   restoreFields,
+  type SourceLoc,
   splitDataUrl,
   toDataUrl,
-  type MessageSourceLoc,
-  type PartWhere,
-  type SourceLoc,
-  keptField,
-  keptUnreadable,
 } from './shared.js';
 import { groupTurns, writerTurnKey } from '../core/turns.js';
 
@@ -564,7 +565,7 @@ function writeContentPart(
     state.losses.push({ ...where, what });
     return undefined;
   };
-  if (isRawPart(part, FORMAT)) return data!.part!;
+  if (isRawPart(part, FORMAT)) return keptNode(part, FORMAT, state.losses, where);
   if (!(PART_TYPES as readonly string[]).includes(part.type)) {
     return lose(`unknown part type "${part.type}"`);
   }
@@ -838,9 +839,11 @@ function writeMerged(
           functionCall = writeToolCall(part, true);
         } else calls.push(writeToolCall(part, false));
       } else if (pdata?.$in === 'tool_calls' && assistant && isRawPart(part, FORMAT)) {
-        calls.push(pdata.part!);
+        const node = keptNode(part, FORMAT, state.losses, where);
+        if (node !== undefined) calls.push(node);
       } else if (pdata?.$in === 'function_call' && assistant && isRawPart(part, FORMAT)) {
-        functionCall = pdata.part as JsonObject;
+        const node = keptNode(part, FORMAT, state.losses, where);
+        if (node !== undefined) functionCall = node as JsonObject;
       } else if (part.type === 'tool-result') {
         lose(`tool-result part in a ${role} message`);
       } else {

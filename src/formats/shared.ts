@@ -3,6 +3,7 @@
  * `providerData` bookkeeping, data: URLs, pointers and locators, reading a
  * list of messages, and loss reporting.
  */
+import { PROVIDER_STORAGE_SCHEMES, unsafeKeptScheme } from '../core/url.js';
 import { SourceError } from '../model/errors.js';
 import {
   JsonNumber,
@@ -49,6 +50,35 @@ export function argumentsToValue(text: string): JsonValue {
 /** Tool-call arguments as text, from a format whose arguments are objects: compact JSON, numbers as written. */
 export function objectToArguments(value: JsonValue): string {
   return stringifyJson(value, 0);
+}
+
+/**
+ * How a tool input that is not a JSON object was written, kept as the `$input` hint: `absent`
+ * (no input), `string` (the raw text, as the AI SDK keeps unparsable model output), `json`
+ * (another JSON value: an array, a number).
+ */
+export type InputMode = 'absent' | 'string' | 'json';
+
+/** An AI SDK tool `input` (ModelMessage or UIMessage) as arguments text, and the mode to write it back in. */
+export function inputToArguments(input: JsonValue | undefined): {
+  text: string;
+  mode?: InputMode;
+} {
+  if (input === undefined) return { text: '', mode: 'absent' };
+  if (typeof input === 'string') return { text: input, mode: 'string' };
+  const text = objectToArguments(input);
+  return isPlainObject(input) ? { text } : { text, mode: 'json' };
+}
+
+/**
+ * Arguments text as an AI SDK tool `input`, in the mode a read recorded (`$input`); without one,
+ * an object (SPEC §4: `{"truncated_args": ...}` when the text is not one). Undefined: no input.
+ */
+export function argumentsToInput(text: string, mode: JsonValue | undefined): JsonValue | undefined {
+  if (mode === 'string') return text;
+  if (mode === 'absent' && text === '') return undefined;
+  if (mode === 'json') return argumentsToValue(text);
+  return argumentsToObject(text);
 }
 
 // ---------------------------------------------------------------------------
@@ -200,6 +230,24 @@ export function rawPart(format: string, node: JsonValue, label: string, hints?: 
   const data: JsonObject = { part: node };
   if (hints !== undefined) for (const k of Object.keys(hints)) setOwn(data, k, hints[k]!);
   return keepProviderData({ type: `${format}:${label}` }, format, data);
+}
+
+/**
+ * The node a {@link rawPart} keeps, to be written back as it was; undefined, and a loss, when it
+ * holds a URL the provider would fetch from a place other than the web (or the provider's own
+ * storage): sanitize drops such a part, and no writer brings one back.
+ */
+export function keptNode(
+  part: Part,
+  format: string,
+  losses: Loss[],
+  where: { messageIndex?: number; partIndex?: number },
+): JsonValue | undefined {
+  const node = providerDataOf(part, format)!.part!;
+  const scheme = unsafeKeptScheme(node, PROVIDER_STORAGE_SCHEMES[format]);
+  if (scheme === null) return node;
+  losses.push({ ...where, what: `${part.type} block with a ${scheme}: URL` });
+  return undefined;
 }
 
 /** True for a {@link rawPart} of this format: a `<format>:` type whose providerData has the node. */
