@@ -56,6 +56,26 @@ const CASES: Case[] = [
     gone: ['pmpt_operator', 'file:///etc/passwd', '"prompt"'],
   },
   {
+    name: 'a tool list whose code interpreter names uploaded files',
+    body: {
+      model: 'gpt-5',
+      tools: [{ type: 'code_interpreter', container: { type: 'auto', file_ids: ['file-stored'] } }],
+      input: [hi],
+    },
+    expected: [{ field: 'tools' }],
+    gone: ['file-stored'],
+  },
+  {
+    name: 'a file search over stored vector stores',
+    body: {
+      model: 'gpt-5',
+      tools: [{ type: 'file_search', vector_store_ids: ['vs_operator'] }],
+      input: [hi],
+    },
+    expected: [{ field: 'tools' }],
+    gone: ['vs_operator'],
+  },
+  {
     name: 'an item_reference item',
     body: { model: 'gpt-5', input: [hi, { type: 'item_reference', id: 'msg_stored' }] },
     expected: [{ messageIndex: 1, partIndex: 0, kind: 'item_reference' }],
@@ -265,6 +285,19 @@ describe('sanitizeHistory and server-side references', () => {
     const r = sanitizeHistory({ version: 1, messages, providerData: { x: { model: 'm' } } });
     expect(r.report.serverReferences).toEqual([]);
     expect(r.changed).toBe(false);
+  });
+
+  it("drops a message's own kept data that names an uploaded file", () => {
+    const messages = [
+      {
+        role: 'user',
+        parts: [{ type: 'text', text: 'hi' }],
+        providerData: { 'openai-responses': { attachments: [{ file_id: 'file-stored' }] } },
+      },
+    ] as unknown as Message[];
+    const { messages: out, report } = sanitizeMessages(messages);
+    expect(JSON.stringify(out)).not.toContain('file-stored');
+    expect(report.providerDataDropped).toEqual([0]);
   });
 
   it('drops parts that name stored content, at any depth of their providerData', () => {

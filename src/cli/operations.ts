@@ -264,7 +264,7 @@ function describeSanitize(
     own.push({
       message: i,
       part: whole,
-      text: `message ${i}: ${chalk.red('dropped')} its kept providerData (it holds a URL whose scheme is not http or https)`,
+      text: `message ${i}: ${chalk.red('dropped')} its kept providerData (it holds a URL whose scheme is not http or https, or names an uploaded file)`,
     });
   }
   for (const i of s.removedMessages) {

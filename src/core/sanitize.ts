@@ -9,6 +9,7 @@ import { normalizeMapped, type HistoryRepair, type NormalizeOptions } from './no
 import { analyzePairing } from './pairing.js';
 import {
   contentServerReferenceKind,
+  holdsFileId,
   historyCallIds,
   serverReferenceKind,
   withoutServerReferences,
@@ -226,8 +227,11 @@ function filterUntrusted(
       }
     }
     // A message's own providerData only shapes how it is written; one that keeps an unsafe URL
-    // (content a writer would put back) is dropped.
-    const stripped = unsafeKeptScheme(m.providerData, allow) !== null;
+    // (content a writer would put back) or names an uploaded file (a server-side reference) is
+    // dropped.
+    const stripped =
+      unsafeKeptScheme(m.providerData, allow) !== null ||
+      (dropSystem && holdsFileId(m.providerData));
     if (stripped) out.providerDataDropped.push(i);
     const base: Message = stripped ? withoutProviderData(m) : m;
     if (parts === null) {

@@ -60,10 +60,14 @@ export function withoutServerReferences(providerData: unknown): {
   const dropped: string[] = [];
   let out: JsonObject | null = null;
   for (const format of Object.keys(providerData)) {
-    const fields = REQUEST_FIELDS[format];
+    const fields = REQUEST_FIELDS[format] ?? [];
     const kept = providerData[format];
-    if (fields === undefined || !isObject(kept)) continue;
-    const found = Object.keys(kept).filter((k) => fields.includes(k) && kept[k] !== null);
+    if (!isObject(kept)) continue;
+    // Any other request field that names uploaded files (a code interpreter's container
+    // `file_ids`, a file search's `vector_store_ids`) loads stored content too.
+    const found = Object.keys(kept).filter(
+      (k) => kept[k] !== null && (fields.includes(k) || holdsFileId(kept[k])),
+    );
     if (found.length === 0) continue;
     dropped.push(...found);
     const rest: JsonObject = {};
@@ -140,7 +144,7 @@ export function contentServerReferenceKind(item: unknown): ServerReferenceKind |
 }
 
 /** True when kept data holds a string `file_id` anywhere (an explicit stack: any depth). */
-function holdsFileId(data: unknown): boolean {
+export function holdsFileId(data: unknown): boolean {
   const stack: unknown[] = [data];
   while (stack.length > 0) {
     const node = stack.pop();
@@ -151,6 +155,8 @@ function holdsFileId(data: unknown): boolean {
     }
     const obj = node as Record<string, unknown>;
     if (Object.hasOwn(obj, 'file_id') && typeof obj.file_id === 'string') return true;
+    for (const key of ['file_ids', 'vector_store_ids'])
+      if (Array.isArray(obj[key]) && (obj[key] as unknown[]).length > 0) return true;
     for (const key of Object.keys(obj)) stack.push(obj[key]);
   }
   return false;
