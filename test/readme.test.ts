@@ -17,6 +17,9 @@
  * replaced by its address, and RUNS below scripts its answers, one entry
  * per run example in README order. Every request it receives must be one
  * the provider accepts.
+ *
+ * Writing an example: `README_DUMP=/tmp/out.json npx vitest run test/readme.test.ts`
+ * writes what each command printed, to paste into the README once checked.
  */
 import { spawn } from 'node:child_process';
 import {
