@@ -13,7 +13,6 @@
  * whose `providerData["openai-responses"]` is the whole item, so they are
  * written back exactly and operations pass them through.
  */
-import { unsafeKeptScheme } from '../core/url.js';
 import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
 import { UNTYPED_BLOCK, type Message, type Part } from '../model/types.js';
 import {
@@ -25,6 +24,7 @@ import {
   type WriteResult,
 } from './format.js';
 import {
+  argumentsToValue,
   conversationLosses,
   fieldLosses,
   isPlainObject,
@@ -35,15 +35,15 @@ import {
   notFormat,
   objectLosses,
   objectToArguments,
-  argumentsToValue,
   PART_FIELDS,
+  type PartWhere,
   providerDataLosses,
   providerExecutedParts,
+  refusesKeptUrl,
   restOf,
-  toDataUrl,
-  type PartWhere,
-  withoutSystemFields,
   restoreFields,
+  toDataUrl,
+  withoutSystemFields,
 } from './shared.js';
 
 const FORMAT = 'openai-responses';
@@ -72,7 +72,7 @@ const WIRE = [
 ];
 /**
  * Of a hosted tool's item (`tool_search_call` run by the client, ...), kept whole but for these,
- * which v1 sets: a kept block, written only when its URLs are safe (see {@link unsafeKept}).
+ * which v1 sets: a kept block, written only when its URLs are safe (see {@link refusesKeptUrl}).
  */
 const HOSTED_WIRE = ['type', 'call_id', 'arguments'];
 
@@ -801,17 +801,6 @@ class Writer {
   }
 }
 
-/**
- * Records a loss and returns true when kept data a block is written from (a hosted tool's item,
- * a part v1 cannot express) holds a URL the provider would fetch from a place other than the web.
- */
-function unsafeKept(pd: JsonObject | undefined, where: Partial<PartWhere>, w: Writer): boolean {
-  const scheme = unsafeKeptScheme(pd);
-  if (scheme === null) return false;
-  w.lose(where, `kept block with a ${scheme}: URL`);
-  return true;
-}
-
 /** A copy of an object without this adapter's hints. */
 function withoutHints(obj: JsonObject): JsonObject {
   const out: JsonObject = {};
@@ -894,7 +883,7 @@ function writeContentPart(
     return out;
   }
   if (part.type.startsWith(OPAQUE) && pd !== undefined)
-    return unsafeKept(pd, where, w) ? null : withoutHints(pd);
+    return refusesKeptUrl(pd, FORMAT, w.losses, where, 'kept block') ? null : withoutHints(pd);
   w.lose(where, `${label}part type "${part.type}"`);
   return null;
 }
@@ -904,7 +893,7 @@ function writeToolCall(part: Part, where: PartWhere, w: Writer): void {
   const pd = providerDataOf(part, FORMAT);
   w.losses.push(...objectLosses(part, FORMAT, PART_FIELDS['tool-call'], where, 'tool-call'));
   if (typeof pd?.$hosted === 'string') {
-    if (unsafeKept(pd, where, w)) return;
+    if (refusesKeptUrl(pd, FORMAT, w.losses, where, 'kept block')) return;
     // The tool is named by the item's type: the v1 name is not written.
     const item: JsonObject = { type: pd.$hosted };
     if (typeof part.id === 'string') item.call_id = part.id;
@@ -934,7 +923,7 @@ function writeToolResult(part: Part, where: PartWhere, w: Writer): void {
   w.losses.push(...objectLosses(part, FORMAT, PART_FIELDS['tool-result'], where, 'tool-result'));
   if (part.failed === true) w.lose(where, 'failed flag (Responses outputs have no error flag)');
   if (typeof pd?.$hosted === 'string') {
-    if (unsafeKept(pd, where, w)) return;
+    if (refusesKeptUrl(pd, FORMAT, w.losses, where, 'kept block')) return;
     // A hosted tool's output keeps its own fields (`tools`, ...): it has no content to write.
     const item: JsonObject = { type: pd.$hosted };
     if (typeof part.callId === 'string') item.call_id = part.callId;
@@ -1063,7 +1052,7 @@ function writeMessage(m: Message, mi: number, w: Writer): void {
     else {
       const pd = providerDataOf(part, FORMAT);
       if (part.type.startsWith(OPAQUE) && pd !== undefined) {
-        if (!unsafeKept(pd, where, w)) w.addItem(withoutHints(pd));
+        if (!refusesKeptUrl(pd, FORMAT, w.losses, where, 'kept block')) w.addItem(withoutHints(pd));
       } else w.lose(where, `part type "${part.type}"`);
     }
   });

@@ -233,10 +233,25 @@ export function rawPart(format: string, node: JsonValue, label: string, hints?: 
 }
 
 /**
- * The node a {@link rawPart} keeps, to be written back as it was; undefined, and a loss, when it
- * holds a URL the provider would fetch from a place other than the web (or the provider's own
- * storage): sanitize drops such a part, and no writer brings one back.
+ * True, with a loss, when kept data a writer would write as it is (a block v1 cannot express)
+ * holds a URL the provider would fetch from a place other than the web or its own storage:
+ * sanitize drops such a part, and no writer brings one back. Every writer's kept blocks go
+ * through here.
  */
+export function refusesKeptUrl(
+  kept: unknown,
+  format: string,
+  losses: Loss[],
+  where: { messageIndex?: number; partIndex?: number },
+  what: string,
+): boolean {
+  const scheme = unsafeKeptScheme(kept, PROVIDER_STORAGE_SCHEMES[format]);
+  if (scheme === null) return false;
+  losses.push({ ...where, what: `${what} with a ${scheme}: URL` });
+  return true;
+}
+
+/** The node a {@link rawPart} keeps, to be written back as it was; undefined when {@link refusesKeptUrl}. */
 export function keptNode(
   part: Part,
   format: string,
@@ -244,10 +259,7 @@ export function keptNode(
   where: { messageIndex?: number; partIndex?: number },
 ): JsonValue | undefined {
   const node = providerDataOf(part, format)!.part!;
-  const scheme = unsafeKeptScheme(node, PROVIDER_STORAGE_SCHEMES[format]);
-  if (scheme === null) return node;
-  losses.push({ ...where, what: `${part.type} block with a ${scheme}: URL` });
-  return undefined;
+  return refusesKeptUrl(node, format, losses, where, `${part.type} block`) ? undefined : node;
 }
 
 /** True for a {@link rawPart} of this format: a `<format>:` type whose providerData has the node. */

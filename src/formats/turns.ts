@@ -7,7 +7,6 @@
  * turn, pointers for `locate`, losses, and plain text
  * carried as base64 in a v1 `data` field.
  */
-import { PROVIDER_STORAGE_SCHEMES, unsafeKeptScheme } from '../core/url.js';
 import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Message, Part } from '../model/types.js';
 import type { Locator, Loss, ReadResult } from './format.js';
@@ -24,6 +23,7 @@ import {
   providerDataLosses,
   providerExecutedParts,
   readEach,
+  refusesKeptUrl,
   restOf,
   type PartWhere,
   isHintKey,
@@ -369,13 +369,8 @@ export function keptBlock(
     losses.push({ ...where, what: `${lossPrefix(label)}unknown part type "${part.type}"` });
     return undefined;
   }
-  // A block v1 cannot express is written as kept, but never with a URL the provider would fetch
-  // from a place other than the web: sanitize drops such a part, and no writer brings one back.
-  const scheme = unsafeKeptScheme(pd, PROVIDER_STORAGE_SCHEMES[format]);
-  if (scheme !== null) {
-    losses.push({ ...where, what: `${lossPrefix(label)}${part.type} block with a ${scheme}: URL` });
+  if (refusesKeptUrl(pd, format, losses, where, `${lossPrefix(label)}${part.type} block`))
     return undefined;
-  }
   const block: JsonObject = {};
   mergeKept(block, pd);
   return block;
