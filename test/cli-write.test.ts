@@ -25,7 +25,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempNameFor } from '../src/cli/io.js';
+import { tempNameFor } from '../src/cli/safe-write.js';
 import { runCli, spawnCli } from './helpers/cli.js';
 
 const DANGLING = {
@@ -123,10 +123,15 @@ describe('temp files', () => {
       watcher.close();
     }
     expect(read(dir, 'history.json')).toBe(REPAIRED_TEXT);
-    const temps = [...seen].filter((n) => n !== 'history.json');
+    // Beside the temp file, the lock held from the read to the rename; neither is left.
+    const temps = [...seen].filter(
+      (n) => n !== 'history.json' && n !== '.history.json.histlint.lock',
+    );
     expect(temps.length, `names seen: ${[...seen]}`).toBeGreaterThan(0);
     for (const name of temps) expect(name).toMatch(tempPattern('history.json', LIVE36));
+    expect(seen.has('.history.json.histlint.lock'), `names seen: ${[...seen]}`).toBe(true);
     expect(tempsIn(dir)).toEqual([]);
+    expect(readdirSync(dir).sort()).toEqual(['history.json']);
   });
 
   it('of a dead process are cleared by the next --write in that folder; nothing else is', async () => {

@@ -30,6 +30,8 @@ const COUNT = 300;
 const NAMES = Array.from({ length: COUNT }, (_, k) => `f${String(k).padStart(3, '0')}.json`);
 /** A histlint temp file of one of our inputs: `.<name>.histlint-<pid36>-<12 hex>.tmp`. */
 const TEMP = /^\.(f\d{3}\.json)\.histlint-([0-9a-z]+)-[0-9a-f]{12}\.tmp$/;
+/** The lock of one of our inputs: `.<name>.histlint.lock`. */
+const LOCK = /^\.f\d{3}\.json\.histlint\.lock$/;
 
 /** A pid no process has (above every system's pid_max), in base 36. */
 const DEAD36 = (2 ** 30 + 7).toString(36);
@@ -129,6 +131,8 @@ interface State {
   fresh: number;
   old: number;
   temps: string[];
+  /** Locks of our inputs: a killed run leaves at most the one of the file it was on. */
+  locks: string[];
 }
 
 /**
@@ -137,7 +141,7 @@ interface State {
  * there but temps of our inputs written by `pid`.
  */
 function inspect(dir: string, pid?: number): State {
-  const state: State = { fresh: 0, old: 0, temps: [] };
+  const state: State = { fresh: 0, old: 0, temps: [], locks: [] };
   for (const name of NAMES) {
     const text = readFileSync(path.join(dir, name), 'utf8');
     if (text === NEW.get(name)) state.fresh++;
@@ -154,6 +158,11 @@ function inspect(dir: string, pid?: number): State {
   ]);
   for (const name of readdirSync(dir)) {
     if (known.has(name)) continue;
+    // The lock of the file the run was writing when it was killed: taken over by the next run.
+    if (LOCK.test(name)) {
+      state.locks.push(name);
+      continue;
+    }
     const m = TEMP.exec(name);
     expect(m, `unexpected file ${name}`).not.toBeNull();
     if (pid !== undefined) expect(m![2], name).toBe(pid.toString(36));
@@ -232,6 +241,7 @@ describe('normalize --write killed with SIGKILL', () => {
         const run = await killedRun(dir, at);
         expect(run.stderr).not.toContain('    at ');
         const after = inspect(dir, run.pid);
+        expect(after.locks.length).toBeLessThanOrEqual(1);
         outcomes.push({ label, killed: run.killed, fresh: after.fresh, temps: after.temps.length });
         if (!run.killed) {
           // The run finished first (a slow kill on a fast machine): then it must have finished well.
@@ -249,6 +259,8 @@ describe('normalize --write killed with SIGKILL', () => {
         expect(next.stderr).not.toContain('    at ');
         const done = inspect(dir);
         expect(done.fresh).toBe(COUNT);
+        // The killed run's lock was stale: taken over, or cleared with its temps.
+        expect(done.locks).toEqual([]);
         if (after.fresh < COUNT) {
           // The next run had files to write in this folder: the leftovers are gone.
           expect(done.temps).toEqual([]);

@@ -189,6 +189,43 @@ describe('histlint run: output', () => {
     expect(written.messages.slice(40).every((m) => m.conversationId === C0)).toBe(true);
   });
 
+  it('--write holds the history from its read: a second writer is refused, and a history changed meanwhile is kept (the result goes to standard output)', async () => {
+    const file = put('held.json', {
+      version: 1,
+      messages: [{ role: 'user', parts: [text('q1')] }],
+    });
+    const before = readFileSync(path.join(work, file), 'utf8');
+    const barrier = path.join(work, fresh('barrier'));
+    process.env.HISTLINT_TEST_REPLACE_BARRIER = barrier;
+    try {
+      mock.script({ text: 'a1' });
+      const running = run([file, '--write']);
+      for (let i = 0; i < 3000 && !existsSync(`${barrier}.waiting`); i++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      // Paid for and waiting to be written: another histlint may not write the file now.
+      const other = await runCli(['normalize', '--write', file], { cwd: work });
+      expect(other.code).toBe(2);
+      expect(other.stderr).toBe(
+        `${file}: error: not written: being written by histlint pid ${process.pid}\n`,
+      );
+      // Another program may: its content is kept.
+      writeFileSync(path.join(work, file), before.replace('q1', 'q1, edited'));
+      writeFileSync(barrier, '');
+      const r = await running;
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        'histlint run: the result could not be written: it changed after histlint read it',
+      );
+      expect(readFileSync(path.join(work, file), 'utf8')).toContain('q1, edited');
+      expect(JSON.parse(r.stdout).messages.map((m: Message) => m.parts[0]!.text)).toEqual([
+        'q1',
+        'a1',
+      ]);
+    } finally {
+      delete process.env.HISTLINT_TEST_REPLACE_BARRIER;
+    }
+  });
+
   it('--max-tokens bounds the window by tokens', async () => {
     const stored: Message[] = [];
     for (let i = 0; i < 20; i++) stored.push({ role: 'user', parts: [text(`message ${i}`)] });

@@ -30,16 +30,15 @@ import {
   EXIT_USAGE,
   UsageError,
 } from './exit-codes.js';
+import { InputPaths, print, readInput, readStdin, type InputRef, type Io } from './io.js';
 import {
   clearStaleTemps,
-  InputPaths,
-  print,
-  readInput,
-  readStdin,
+  describeWriteError,
+  openForReplace,
+  RefusedWrite,
   writeAtomic,
-  type InputRef,
-  type Io,
-} from './io.js';
+  type Replaceable,
+} from './safe-write.js';
 import { oneLine, pointerTokens } from './options.js';
 import { packageVersion } from './package-info.js';
 
@@ -66,6 +65,8 @@ export interface RunFlags {
   fork?: boolean;
   outputFile?: string;
   write?: boolean;
+  /** `--break-links`: `--write` replaces a history that has other hard links. */
+  breakLinks?: boolean;
   from?: string;
   pointer?: string;
   stdinFilename?: string;
@@ -77,6 +78,8 @@ interface LoadedHistory {
   messages: Message[];
   /** The input, or undefined for a new conversation. */
   input?: InputRef;
+  /** With --write: the input, opened to be replaced. */
+  replaceable?: Replaceable;
   /** Serializes a conversation in the history's format; `losses` is what that format cannot carry. */
   serialize(messages: Message[]): { text: string; losses: Loss[]; format: string };
 }
@@ -122,6 +125,7 @@ async function loadHistory(
   history: string | undefined,
   flags: RunFlags,
   io: Io,
+  held: { file?: Replaceable },
 ): Promise<LoadedHistory> {
   if (history === undefined && io.stdin.isTTY === true) return newConversation();
   const input: InputRef =
@@ -130,9 +134,18 @@ async function loadHistory(
       : { display: history, absolute: path.resolve(io.cwd, history) };
   let bytes: Uint8Array;
   try {
-    bytes = input.absolute === undefined ? await readStdin(io) : await readInput(input, io);
+    if (flags.write === true && input.absolute !== undefined) {
+      // Refused now, before any request is paid for, when the file cannot be replaced safely.
+      await clearStaleTemps(path.dirname(await fs.realpath(input.absolute)));
+      held.file = await openForReplace(input.absolute, { breakLinks: flags.breakLinks });
+      bytes = held.file.bytes;
+    } else {
+      bytes = input.absolute === undefined ? await readStdin(io) : await readInput(input, io);
+    }
   } catch (e) {
-    throw new UsageError(`${input.display}: ${oneLine(e)}`);
+    throw new UsageError(
+      `${input.display}: ${e instanceof RefusedWrite ? `not written: ${e.message}` : e instanceof SourceError ? e.message : describeWriteError(e)}`,
+    );
   }
   // Nothing piped in (e.g. `< /dev/null` in CI) starts a new conversation, as a terminal would.
   if (history === undefined && Buffer.from(bytes).toString('utf8').trim() === '') {
@@ -171,6 +184,7 @@ async function loadHistory(
   return {
     messages: read.messages,
     input,
+    ...(held.file === undefined ? {} : { replaceable: held.file }),
     serialize(messages) {
       const out = mapConversations(doc, { ...options, to: format, lossy: true }, () => ({
         messages,
@@ -220,6 +234,21 @@ export async function runAgentCommand(
   io: Io,
 ): Promise<number> {
   checkFlags(history, flags);
+  const held: { file?: Replaceable } = {};
+  try {
+    return await runWithHistory(history, flags, io, held);
+  } finally {
+    // --write holds the history's lock from its read to the rename, or until the run ends.
+    await held.file?.release();
+  }
+}
+
+async function runWithHistory(
+  history: string | undefined,
+  flags: RunFlags,
+  io: Io,
+  held: { file?: Replaceable },
+): Promise<number> {
   const agentModule = await import('../agent/index.js');
   const {
     AgentConfigError,
@@ -264,7 +293,7 @@ export async function runAgentCommand(
     throw e;
   }
 
-  const loaded = await loadHistory(history, flags, io);
+  const loaded = await loadHistory(history, flags, io, held);
   if (flags.outputFile !== undefined) await checkOutputFile(flags.outputFile, loaded, io);
   if (
     (flags.prompt ?? '').trim() === '' &&
@@ -486,12 +515,10 @@ async function emit(
   }
   // The secrets were taken out of what the run added, value by value; the rest is the user's.
   try {
-    if (flags.write === true && loaded.input?.absolute !== undefined) {
+    if (loaded.replaceable !== undefined) {
       // Through a symlink to the file it names, never over the link itself.
-      const target = await fs.realpath(loaded.input.absolute);
-      await clearStaleTemps(path.dirname(target));
-      await writeAtomic(target, text);
-      return loaded.input.display;
+      await loaded.replaceable.replace(text);
+      return loaded.input!.display;
     }
     if (flags.outputFile !== undefined) {
       const target = path.resolve(io.cwd, flags.outputFile);
@@ -503,7 +530,7 @@ async function emit(
   } catch (e) {
     // The run is paid for: what could not be written goes to standard output rather than nowhere.
     print(io.stdout, text);
-    throw new Error(`${describeFsError(e)}; the conversation is on standard output instead`, {
+    throw new Error(`${describeWriteError(e)}; the conversation is on standard output instead`, {
       cause: e,
     });
   }

@@ -1,16 +1,16 @@
 /**
  * Everything the CLI does with files and streams: the I/O handed to `main`,
- * input expansion, strict reading, and atomic writes whose temp files a later
- * run can recognize and clear.
+ * input expansion, strict reading, and output files. Replacing a file is
+ * `safe-write.ts`'s job.
  */
-import { randomBytes } from 'node:crypto';
-import { promises as fs, readdirSync, realpathSync, type Dirent, type Stats } from 'node:fs';
+import { promises as fs, readdirSync, realpathSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import type FastGlob from 'fast-glob';
 import picomatch from 'picomatch';
 import { CONFIG_NAME } from '../config/load.js';
 import { describeFsError, SourceError } from '../model/errors.js';
 import { UsageError } from './exit-codes.js';
+import { describeWriteError, writeAtomic } from './safe-write.js';
 
 export { describeFsError };
 
@@ -317,128 +317,6 @@ export async function readInput(input: InputRef, io: Io): Promise<Uint8Array> {
   }
 }
 
-/** The temp-file name pattern of SPEC §5.1: `.<name>.histlint-<random>.tmp`; the random part starts with the writer's pid. */
-const TEMP_NAME = /^\.(.+)\.histlint-([0-9a-z]+)-[0-9a-f]{12}\.tmp$/;
-
-/** The temp file name for writing `target`. */
-export function tempNameFor(target: string): string {
-  const random = `${process.pid.toString(36)}-${randomBytes(6).toString('hex')}`;
-  return path.join(path.dirname(target), `.${path.basename(target)}.histlint-${random}.tmp`);
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Deletes temp files a killed histlint run left in `dir`. Only names of
- * histlint's own pattern whose writing process is gone are removed.
- */
-export async function clearStaleTemps(dir: string): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await fs.readdir(dir);
-  } catch {
-    return [];
-  }
-  const removed: string[] = [];
-  for (const name of names) {
-    const m = TEMP_NAME.exec(name);
-    if (m === null) continue;
-    const pid = parseInt(m[2]!, 36);
-    if (pid === process.pid || processAlive(pid)) continue;
-    try {
-      const file = path.join(dir, name);
-      if ((await fs.lstat(file)).isFile()) {
-        await fs.unlink(file);
-        removed.push(file);
-      }
-    } catch {
-      // Another run may have cleared it first.
-    }
-  }
-  return removed;
-}
-
-/** A file-system error with a code, as node's own carry. */
-function fsError(code: string, message: string): Error {
-  return Object.assign(new Error(message), { code });
-}
-
-/**
- * Where a write to `target` lands: a symbolic link leads to the file it names (followed link by
- * link when that file does not exist yet), so a write never replaces the link itself. Also what
- * is there now, if anything: something other than a file (`/dev/stdout`, whose link node cannot
- * resolve to a path when it is a pipe) is written where it was named.
- */
-async function writeTarget(target: string): Promise<{ file: string; stat?: Stats }> {
-  let stat: Stats | undefined;
-  try {
-    stat = await fs.stat(target);
-  } catch (e) {
-    if ((e as { code?: unknown }).code !== 'ENOENT') throw e;
-  }
-  if (stat !== undefined) return { file: stat.isFile() ? await fs.realpath(target) : target, stat };
-  let file = target;
-  for (let hops = 0; hops < 40; hops++) {
-    let link: string;
-    try {
-      link = await fs.readlink(file);
-    } catch {
-      return { file }; // not a link: a new file here
-    }
-    file = path.resolve(path.dirname(file), link);
-  }
-  throw fsError('ELOOP', `too many symbolic links: ${target}`);
-}
-
-/**
- * Writes `data` to `target` atomically: a temp file beside it, fsync,
- * rename over the target, fsync the folder. The target keeps its mode, and a
- * symbolic link is written through, never replaced. A FIFO or a device
- * (`-o /dev/stdout`) cannot be replaced atomically and must not be replaced
- * at all: it is written into.
- */
-export async function writeAtomic(given: string, data: string | Uint8Array): Promise<void> {
-  const { file: target, stat } = await writeTarget(given);
-  if (stat?.isDirectory()) throw fsError('EISDIR', `is a directory: ${given}`);
-  if (stat !== undefined && !stat.isFile()) {
-    await fs.writeFile(target, data);
-    return;
-  }
-  const temp = tempNameFor(target);
-  const mode = stat === undefined ? undefined : stat.mode & 0o7777;
-  const handle = await fs.open(temp, 'wx', mode ?? 0o666);
-  try {
-    await handle.writeFile(data);
-    if (mode !== undefined) await handle.chmod(mode);
-    await handle.sync();
-  } catch (e) {
-    await handle.close().catch(() => undefined);
-    await fs.unlink(temp).catch(() => undefined);
-    throw e;
-  }
-  await handle.close();
-  try {
-    await fs.rename(temp, target);
-  } catch (e) {
-    await fs.unlink(temp).catch(() => undefined);
-    throw e;
-  }
-  try {
-    const dir = await fs.open(path.dirname(target), 'r');
-    await dir.sync().catch(() => undefined);
-    await dir.close();
-  } catch {
-    // Some file systems refuse to open or sync a folder; the rename is done either way.
-  }
-}
-
 /**
  * The paths of a command's inputs, to refuse an output that would overwrite
  * one: no input changes without `--write` (SPEC §6).
@@ -506,7 +384,7 @@ export async function writeOutputFile(io: Io, file: string, text: string): Promi
     await fs.mkdir(path.dirname(target), { recursive: true });
     await writeAtomic(target, text);
   } catch (e) {
-    throw new UsageError(`cannot write ${file}: ${describeFsError(e)}`);
+    throw new UsageError(`cannot write ${file}: ${describeWriteError(e)}`);
   }
 }
 

@@ -2,7 +2,7 @@
  * `histlint lint`: config, inputs, the engine over every file, `--fix`,
  * the reporter, the exit code (SPEC §3, §5.2).
  */
-import { promises as fs, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { loadCliConfig } from './config.js';
 import { FORMAT_NAMES, TARGET_CHOICES } from '../config/names.js';
@@ -37,11 +37,11 @@ import {
   print,
   type IgnoreRule,
   readStdin,
-  writeAtomic,
   writeOutputFile,
   type InputRef,
   type Io,
 } from './io.js';
+import { openForReplace, RefusedWrite, type Replaceable } from './safe-write.js';
 import { pointerTokens } from './options.js';
 import { parseRuleFlags } from './rule-flags.js';
 import { packageVersion } from './package-info.js';
@@ -55,6 +55,8 @@ export interface LintFlags {
   maxWarnings?: number;
   quiet?: boolean;
   fix?: boolean;
+  /** `--break-links`: `--fix` replaces a file that has other hard links. */
+  breakLinks?: boolean;
   leavePending?: boolean;
   ignore?: string[];
   errorOnUnmatchedPattern?: boolean;
@@ -261,7 +263,7 @@ export async function runLint(
         exit = EXIT_USAGE;
       }
       if (flags.fix && input.absolute !== undefined && result.findings.length > 0) {
-        const fixed = await applyFix(input, result, taskOptionsFor(input), io);
+        const fixed = await applyFix(input, result, taskOptionsFor(input), io, flags.breakLinks);
         if (fixed.error) exit = EXIT_USAGE;
         result = fixed.result;
       }
@@ -332,12 +334,16 @@ async function applyFix(
   result: FileResult,
   taskOptions: TaskOptions,
   io: Io,
+  breakLinks: boolean | undefined,
 ): Promise<{ result: FileResult; error: boolean }> {
   const options = toLintOptions(taskOptions);
   const plan = planFixes(options.rules);
   if (isEmptyPlan(plan)) return { result, error: false };
+  let file: Replaceable | undefined;
   try {
-    const bytes = await fs.readFile(input.absolute!);
+    // Read again under the lock, which is held until the fix is written or let go.
+    file = await openForReplace(input.absolute!, { breakLinks });
+    const bytes = file.bytes;
     const kind = options.kind ?? kindFromName(input.absolute!);
     const fixed = fixBytes(bytes, kind, plan, {
       pointer: taskOptions.pointer,
@@ -346,14 +352,19 @@ async function applyFix(
       ...(taskOptions.from === undefined ? {} : { from: taskOptions.from }),
     });
     if (fixed === null) return { result, error: false };
-    await writeAtomic(await fs.realpath(input.absolute!), fixed);
+    await file.replace(fixed);
     const written = typeof fixed === 'string' ? Buffer.from(fixed, 'utf8') : fixed;
     return { result: lintBytes(input.display, written, options), error: false };
   } catch (e) {
-    const message = `cannot write the fix: ${describeFsError(e)}`;
+    const message =
+      e instanceof RefusedWrite
+        ? `fix not written: ${e.message}`
+        : `cannot write the fix: ${describeFsError(e)}`;
     print(io.stderr, `histlint: ${input.display}: ${message}\n`);
     // The report says so too (its findings are the file's as it still is).
     return { result: { ...result, error: { message } }, error: true };
+  } finally {
+    await file?.release();
   }
 }
 

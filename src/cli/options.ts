@@ -67,6 +67,7 @@ export function addTransformOptions(cmd: Command): Command {
       '--write',
       'replace each input in place, atomically (unchanged inputs are not rewritten)',
     )
+    .addOption(breakLinksOption())
     .option('--check', 'write nothing; exit 1 if any input would change')
     .addOption(
       new Option('--report-format <format>', 'report on standard error as')
@@ -84,6 +85,14 @@ export function addTransformOptions(cmd: Command): Command {
       collect,
     )
     .option('--no-error-on-unmatched-pattern', 'do not fail when a pattern matches no file');
+}
+
+/** `--break-links`: where histlint replaces files in place, also one that has other hard links. */
+export function breakLinksOption(): Option {
+  return new Option(
+    '--break-links',
+    'also replace a file that has other hard links (they keep the old content)',
+  );
 }
 
 /** The `--duplicates` option. */

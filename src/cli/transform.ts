@@ -30,17 +30,23 @@ import {
   worstExit,
 } from './exit-codes.js';
 import {
-  clearStaleTemps,
+  describeFsError,
   expandInputs,
   InputPaths,
   print,
   readInput,
-  writeAtomic,
   writeOutputFile,
-  describeFsError,
   type InputRef,
   type Io,
 } from './io.js';
+import {
+  clearStaleTemps,
+  describeWriteError,
+  openForReplace,
+  RefusedWrite,
+  writeAtomic,
+  type Replaceable,
+} from './safe-write.js';
 import type { DuplicateKey, Operation } from './operations.js';
 import { oneLine, pointerTokens } from './options.js';
 
@@ -49,6 +55,8 @@ export interface TransformFlags {
   outputFile?: string;
   outDir?: string;
   write?: boolean;
+  /** `--break-links`: `--write` replaces a file that has other hard links. */
+  breakLinks?: boolean;
   check?: boolean;
   reportFormat?: string;
   reportFile?: string;
@@ -371,8 +379,15 @@ export async function runTransform(
       break;
     }
     let outcome: FileOutcome;
+    // --write reads each file under its lock, which is held until the file is replaced or let go.
+    let replaceable: Replaceable | undefined;
     try {
-      const bytes = await readInput(input, io);
+      if (mode === 'write') {
+        // A run over a folder clears a killed run's leftovers there, even when it writes nothing.
+        await clearOnce(path.dirname(await fs.realpath(input.absolute!)));
+        replaceable = await openForReplace(input.absolute!, { breakLinks: flags.breakLinks });
+      }
+      const bytes = replaceable?.bytes ?? (await readInput(input, io));
       const kind = kindFromName(input.absolute ?? flags.stdinFilename ?? '');
       outcome = processDocument(
         input,
@@ -384,24 +399,37 @@ export async function runTransform(
         mode === 'write',
       );
     } catch (e) {
-      // Anything but a SourceError is a bug; it still costs only this file, in one line.
-      const error = e instanceof SourceError ? e : new SourceError(`internal error: ${oneLine(e)}`);
+      await replaceable?.release();
+      // A file that cannot be read, or replaced, costs only this file, in one line; anything else is a bug.
+      const error =
+        e instanceof SourceError
+          ? e
+          : e instanceof RefusedWrite
+            ? new SourceError(`not written: ${e.message}`)
+            : typeof (e as { code?: unknown }).code === 'string'
+              ? new SourceError(describeFsError(e))
+              : new SourceError(`internal error: ${oneLine(e)}`);
       outcome = { entries: [errorEntry(input.display, error)], exit: EXIT_USAGE, changed: false };
     }
 
-    // --write of a file that needs no change has no text, and still clears the folder's leftovers.
-    const unchangedWrite =
-      mode === 'write' && !outcome.changed && !outcome.entries.some((e) => e.error !== undefined);
-    if (outcome.text !== undefined || unchangedWrite) {
+    if (outcome.text !== undefined) {
       try {
-        await emit(input, outcome, mode, flags, io, outTargets, clearOnce);
+        await emit(input, outcome, mode, flags, io, outTargets, clearOnce, replaceable);
       } catch (e) {
         outcome.entries = [
-          errorEntry(input.display, new SourceError(`cannot write: ${describeFsError(e)}`)),
+          errorEntry(
+            input.display,
+            new SourceError(
+              e instanceof RefusedWrite
+                ? `not written: ${e.message}`
+                : `cannot write: ${describeWriteError(e)}`,
+            ),
+          ),
         ];
         outcome.exit = EXIT_USAGE;
       }
     }
+    await replaceable?.release();
     if (mode === 'check' && outcome.changed) outcome.exit = worstExit(outcome.exit, EXIT_FINDINGS);
     exit = worstExit(exit, outcome.exit);
     report.push(...outcome.entries);
@@ -425,6 +453,7 @@ async function emit(
   io: Io,
   outTargets: Map<InputRef, string> | undefined,
   clearOnce: (dir: string) => Promise<void>,
+  replaceable: Replaceable | undefined,
 ): Promise<void> {
   // Only --write of an unchanged file comes without text, and it writes nothing.
   const text = outcome.text ?? '';
@@ -434,15 +463,10 @@ async function emit(
       return;
     case 'check':
       return;
-    case 'write': {
-      // Write through a symlink to the file it names, never over the link itself.
-      const target = await fs.realpath(input.absolute!);
-      // A run over a folder clears a killed run's leftovers there, even when it writes nothing.
-      await clearOnce(path.dirname(target));
-      if (!outcome.changed) return;
-      await writeAtomic(target, text);
+    case 'write':
+      // Through a symlink to the file it names (openForReplace found it), never over the link.
+      if (outcome.changed) await replaceable!.replace(text);
       return;
-    }
     case 'output-file':
     case 'out-dir': {
       const target =

@@ -51,21 +51,38 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
   return { code, stdout, stderr };
 }
 
+/** Options of a spawned run. */
+export interface SpawnOptions {
+  cwd?: string;
+  stdin?: string | Uint8Array;
+  env?: Record<string, string>;
+  /** Run as this user and group (the test runs as root). */
+  uid?: number;
+  gid?: number;
+}
+
 /** Spawns `node bin/histlint.js` (needs `npm run build` first). */
-export function spawnCli(
+export function spawnCli(argv: string[], options: SpawnOptions = {}): Promise<CliResult> {
+  return startCli(argv, options).result;
+}
+
+/** Starts `node bin/histlint.js` and returns its pid at once, with the outcome to come. */
+export function startCli(
   argv: string[],
-  options: { cwd?: string; stdin?: string | Uint8Array; env?: Record<string, string> } = {},
-): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [fileURLToPath(new URL('../../bin/histlint.js', import.meta.url)), ...argv],
-      {
-        cwd: options.cwd ?? ROOT,
-        env: { PATH: process.env.PATH ?? '', ...options.env },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    );
+  options: SpawnOptions = {},
+): { pid: number; result: Promise<CliResult> } {
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(new URL('../../bin/histlint.js', import.meta.url)), ...argv],
+    {
+      cwd: options.cwd ?? ROOT,
+      env: { PATH: process.env.PATH ?? '', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.uid === undefined ? {} : { uid: options.uid }),
+      ...(options.gid === undefined ? {} : { gid: options.gid }),
+    },
+  );
+  const result = new Promise<CliResult>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
@@ -75,4 +92,5 @@ export function spawnCli(
     if (options.stdin !== undefined) child.stdin.end(options.stdin);
     else child.stdin.end();
   });
+  return { pid: child.pid!, result };
 }

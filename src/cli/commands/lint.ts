@@ -5,6 +5,7 @@ import { Option, type Command } from 'commander';
 import type { LintFlags } from '../lint-run.js';
 import {
   addReadOptions,
+  breakLinksOption,
   collect,
   nonNegativeInt,
   positiveInt,
@@ -37,6 +38,7 @@ export function registerLint(program: Command, ctx: CommandContext): void {
     .option('--max-warnings <n>', 'exit 1 when there are more than N warnings', nonNegativeInt)
     .option('--quiet', 'report errors only')
     .option('--fix', 'apply the fixes of the enabled fixable rules, in place, then lint again')
+    .addOption(breakLinksOption())
     .option('--leave-pending', 'do not report the unanswered calls of a trailing assistant message')
     .option('--ignore <pattern>', 'skip files matching PATTERN (repeatable)', collect)
     .option('--no-error-on-unmatched-pattern', 'do not fail when a pattern matches no file')

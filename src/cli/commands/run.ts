@@ -6,6 +6,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
   addReadOptions,
+  breakLinksOption,
   collect,
   nonNegativeInt,
   positiveInt,
@@ -102,6 +103,7 @@ export function registerRun(program: Command, ctx: CommandContext): void {
     .option('--fork', 'continue the history under a new conversation id')
     .option('-o, --output-file <file>', 'write the resulting conversation to FILE')
     .option('--write', 'replace the history file with the resulting conversation, atomically')
+    .addOption(breakLinksOption())
     .action(async (history: string | undefined, opts: RunFlags) => {
       const { runAgentCommand } = await import('../agent-run.js');
       ctx.setExit(await runAgentCommand(history, opts, ctx.io));
