@@ -10,10 +10,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
+  accessSync,
+  closeSync,
   constants,
+  fstatSync,
+  linkSync,
+  openSync,
   promises as fs,
   readFileSync,
+  realpathSync,
+  statSync,
   unlinkSync,
+  writeFileSync,
   type BigIntStats,
   type Stats,
 } from 'node:fs';
@@ -114,12 +122,12 @@ function ownerGone(owner: LockOwner): boolean {
 const UNFINISHED_LOCK_MS = 10_000;
 
 /** Who holds the lock at `lock`, and whether that holder is gone. Undefined when there is no lock. */
-async function lockState(lock: string): Promise<{ owner?: LockOwner; stale: boolean } | undefined> {
+function lockState(lock: string): { owner?: LockOwner; stale: boolean } | undefined {
   let text: string;
   let stat: Stats;
   try {
-    text = await fs.readFile(lock, 'utf8');
-    stat = await fs.stat(lock);
+    text = readFileSync(lock, 'utf8');
+    stat = statSync(lock);
   } catch (e) {
     if ((e as { code?: unknown }).code === 'ENOENT') return undefined;
     throw e;
@@ -152,12 +160,12 @@ function lockedFile(lock: string): string {
  * like O_EXCL fails when the name exists: a lock is never seen empty, even from a run killed
  * while taking it. Where links are not supported, the lock is created with O_EXCL and written.
  */
-async function createLock(lock: string): Promise<boolean> {
+function createLock(lock: string): boolean {
   const content = JSON.stringify({ pid: process.pid, started: STARTED }) + '\n';
   const temp = tempNameFor(lockedFile(lock));
-  await fs.writeFile(temp, content, { flag: 'wx', mode: 0o644 });
+  writeFileSync(temp, content, { flag: 'wx', mode: 0o644 });
   try {
-    await fs.link(temp, lock);
+    linkSync(temp, lock);
     return true;
   } catch (e) {
     const code = (e as { code?: unknown }).code;
@@ -165,10 +173,10 @@ async function createLock(lock: string): Promise<boolean> {
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS')
       throw e;
   } finally {
-    await fs.unlink(temp).catch(() => undefined);
+    unlinkQuietly(temp);
   }
   try {
-    await fs.writeFile(lock, content, { flag: 'wx', mode: 0o644 });
+    writeFileSync(lock, content, { flag: 'wx', mode: 0o644 });
     return true;
   } catch (e) {
     if ((e as { code?: unknown }).code === 'EEXIST') return false;
@@ -181,27 +189,34 @@ async function createLock(lock: string): Promise<boolean> {
  * exclusively) so that two runs taking over one stale lock cannot remove each other's fresh one.
  * False when another run is taking it over at this moment.
  */
-async function removeStaleLock(lock: string, seen: { owner?: LockOwner }): Promise<boolean> {
+function removeStaleLock(lock: string, seen: { owner?: LockOwner }): boolean {
   const guard = `${lock}.takeover`;
-  if (!(await createLock(guard))) {
-    const other = await lockState(guard);
+  if (!createLock(guard)) {
+    const other = lockState(guard);
     if (other === undefined || !other.stale) return false;
     // A run that died in the moment between taking the guard and giving it back.
-    await fs.unlink(guard).catch(() => undefined);
-    if (!(await createLock(guard))) return false;
+    unlinkQuietly(guard);
+    if (!createLock(guard)) return false;
   }
   try {
-    const now = await lockState(lock);
+    const now = lockState(lock);
     if (now === undefined) return true;
     const same =
       now.stale && now.owner?.pid === seen.owner?.pid && now.owner?.started === seen.owner?.started;
     if (!same) return false;
-    await fs.unlink(lock).catch((e: { code?: unknown }) => {
-      if (e.code !== 'ENOENT') throw e;
-    });
+    unlinkQuietly(lock);
     return true;
   } finally {
-    await fs.unlink(guard).catch(() => undefined);
+    unlinkQuietly(guard);
+  }
+}
+
+/** Removes a file of histlint's own that may already be gone. */
+function unlinkQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Gone already, or never made.
   }
 }
 
@@ -216,32 +231,30 @@ function hold(file: string): void {
   if (!exitHook) {
     exitHook = true;
     process.once('exit', () => {
-      for (const held of HELD) {
-        try {
-          unlinkSync(held); // an exit handler cannot wait
-        } catch {
-          // Already gone.
-        }
-      }
+      for (const held of HELD) unlinkQuietly(held);
     });
   }
   HELD.add(file);
 }
 
-/** Takes the lock of `target`, taking over a stale one; throws {@link RefusedWrite} when another run holds it. */
-async function acquireLock(target: string): Promise<() => Promise<void>> {
+/**
+ * Takes the lock of `target`, taking over a stale one; throws {@link RefusedWrite} when another
+ * run holds it. Returns how to give it back. Synchronous, as are the checks around it: a run
+ * writes one file at a time, and each awaited call would cost a thread-pool round trip per file.
+ */
+function acquireLock(target: string): () => void {
   const lock = lockNameFor(target);
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (await createLock(lock)) {
+    if (createLock(lock)) {
       hold(lock);
-      return async () => {
+      return () => {
         HELD.delete(lock);
-        await fs.unlink(lock).catch(() => undefined);
+        unlinkQuietly(lock);
       };
     }
-    const state = await lockState(lock);
+    const state = lockState(lock);
     if (state === undefined) continue; // given back meanwhile
-    if (!state.stale || !(await removeStaleLock(lock, state))) throw heldBy(state);
+    if (!state.stale || !removeStaleLock(lock, state)) throw heldBy(state);
   }
   throw new RefusedWrite('being written by another histlint run');
 }
@@ -277,8 +290,8 @@ export async function clearStaleTemps(dir: string): Promise<string[]> {
     if (LOCK_NAME.test(name) && !name.endsWith('.takeover')) {
       try {
         if (!(await fs.lstat(file)).isFile()) continue;
-        const state = await lockState(file);
-        if (state?.stale === true && (await removeStaleLock(file, state))) removed.push(file);
+        const state = lockState(file);
+        if (state?.stale === true && removeStaleLock(file, state)) removed.push(file);
       } catch {
         // Unreadable or gone: left as it is.
       }
@@ -328,11 +341,11 @@ function kindOf(stat: Stats): string {
 }
 
 /** Refuses an existing target that cannot be replaced safely (see the module comment). */
-async function refuseUnsafe(file: string, stat: Stats, options: ReplaceOptions): Promise<void> {
+function refuseUnsafe(file: string, stat: Stats, options: ReplaceOptions): void {
   if (!stat.isFile())
     throw new RefusedWrite(`${kindOf(stat)}, not a regular file; only regular files are replaced`);
   try {
-    await fs.access(file, constants.W_OK);
+    accessSync(file, constants.W_OK);
   } catch {
     throw new RefusedWrite(
       'not writable for this user (permission denied); histlint does not replace a file it could not write in place',
@@ -360,10 +373,10 @@ export interface Snapshot {
 const COARSE_CLOCK_NS = 2_000_000_000n;
 
 /** True when the file at `file` is no longer what `seen` read; its bytes are compared only when its stat cannot tell. */
-export async function changedSince(file: string, seen: Snapshot): Promise<boolean> {
+export function changedSince(file: string, seen: Snapshot): boolean {
   let now: BigIntStats;
   try {
-    now = await fs.stat(file, { bigint: true });
+    now = statSync(file, { bigint: true });
   } catch {
     return true; // gone or unreadable: not the file that was read
   }
@@ -378,7 +391,7 @@ export async function changedSince(file: string, seen: Snapshot): Promise<boolea
     return true;
   if (seen.readAt - a.ctimeNs > COARSE_CLOCK_NS) return false;
   try {
-    return !Buffer.from(await fs.readFile(file)).equals(Buffer.from(seen.bytes));
+    return !readFileSync(file).equals(seen.bytes);
   } catch {
     return true;
   }
@@ -469,12 +482,12 @@ export async function writeAtomic(
     await fs.writeFile(target, data);
     return;
   }
-  if (stat !== undefined) await refuseUnsafe(target, stat, options);
-  const release = await acquireLock(target);
+  if (stat !== undefined) refuseUnsafe(target, stat, options);
+  const release = acquireLock(target);
   try {
     await replaceWith(target, data, stat);
   } finally {
-    await release();
+    release();
   }
 }
 
@@ -501,43 +514,43 @@ export async function openForReplace(
   given: string,
   options: ReplaceOptions = {},
 ): Promise<Replaceable> {
-  const target = await fs.realpath(given);
-  const stat = await fs.stat(target);
+  const target = realpathSync(given);
+  const stat = statSync(target);
   if (stat.isDirectory()) throw fsError('EISDIR', `is a directory: ${given}`);
-  await refuseUnsafe(target, stat, options);
-  const release = await acquireLock(target);
+  refuseUnsafe(target, stat, options);
+  const release = acquireLock(target);
   let snapshot: Snapshot;
   try {
-    const handle = await fs.open(target, constants.O_RDONLY | constants.O_NONBLOCK);
+    const fd = openSync(target, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
-      const seen = await handle.stat({ bigint: true });
+      const seen = fstatSync(fd, { bigint: true });
       // Replaced between the checks and the open: judged again as the file it now is.
       if (seen.ino !== BigInt(stat.ino) || seen.dev !== BigInt(stat.dev))
-        await refuseUnsafe(target, await handle.stat(), options);
+        refuseUnsafe(target, fstatSync(fd), options);
       const readAt = BigInt(Date.now()) * 1_000_000n;
-      snapshot = { stat: seen, bytes: await handle.readFile(), readAt };
+      snapshot = { stat: seen, bytes: readFileSync(fd), readAt };
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   } catch (e) {
-    await release();
+    release();
     throw e;
   }
   let released = false;
   const letGo = async (): Promise<void> => {
     if (released) return;
     released = true;
-    await release();
+    release();
   };
   return {
     target,
     bytes: snapshot.bytes,
     async replace(data) {
       try {
-        const like = await fs.stat(target);
+        const like = statSync(target);
         await replaceWith(target, data, like, async () => {
           await testBarrier();
-          if (await changedSince(target, snapshot))
+          if (changedSince(target, snapshot))
             throw new RefusedWrite(
               'it changed after histlint read it; the newer content is kept (run again to include it)',
             );

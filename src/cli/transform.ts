@@ -383,9 +383,9 @@ export async function runTransform(
     let replaceable: Replaceable | undefined;
     try {
       if (mode === 'write') {
-        // A run over a folder clears a killed run's leftovers there, even when it writes nothing.
-        await clearOnce(path.dirname(await fs.realpath(input.absolute!)));
         replaceable = await openForReplace(input.absolute!, { breakLinks: flags.breakLinks });
+        // A run over a folder clears a killed run's leftovers there, even when it writes nothing.
+        await clearOnce(path.dirname(replaceable.target));
       }
       const bytes = replaceable?.bytes ?? (await readInput(input, io));
       const kind = kindFromName(input.absolute ?? flags.stdinFilename ?? '');
