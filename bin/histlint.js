@@ -1,22 +1,35 @@
 #!/usr/bin/env node
 // A shim around main(): the process's own I/O in, the exit code out.
-import { main } from '../dist/bundle/main.js';
+import { describeOutputFailure, Interruption, main } from '../dist/bundle/main.js';
 
 const controller = new AbortController();
-let interrupts = 0;
-process.on('SIGINT', () => {
-  // The first Ctrl-C lets the current file finish atomically; a second one stops at once.
-  interrupts += 1;
-  if (interrupts > 1) process.exit(130);
-  controller.abort();
-});
+let stops = 0;
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+]) {
+  process.on(signal, () => {
+    // The first Ctrl-C or SIGTERM lets the current file finish atomically (exit 130 or 143);
+    // a second one stops at once.
+    stops += 1;
+    if (stops > 1) process.exit(code);
+    controller.abort(new Interruption(signal));
+  });
+}
 
 // A reader that went away (`histlint lint . | head`) is no error of ours: stop quietly, with the
-// exit code the command reached, or 2 when it had not finished (its output is incomplete).
-for (const stream of [process.stdout, process.stderr]) {
+// exit code the command reached, or 2 when it had not finished (its output is incomplete). Any
+// other failure main reports while it runs; one that comes after it returned is reported here.
+let finished = false;
+for (const [name, stream] of [
+  ['stdout', process.stdout],
+  ['stderr', process.stderr],
+]) {
   stream.on('error', (error) => {
-    if (error.code !== 'EPIPE') throw error;
-    process.exit(process.exitCode ?? 2);
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 2);
+    if (!finished) return;
+    if (name === 'stdout') process.stderr.write(describeOutputFailure(name, error));
+    process.exitCode = 2;
   });
 }
 
@@ -32,3 +45,4 @@ process.exitCode = await main({
   env: process.env,
   signal: controller.signal,
 });
+finished = true;

@@ -244,6 +244,11 @@ export async function runLint(
     let exit = EXIT_OK;
     let interrupted = io.signal?.aborted === true;
     for (const slot of slots) {
+      // --fix writes files: a signal stops it between them, as it stops normalize --write.
+      if (flags.fix && io.signal?.aborted === true) {
+        interrupted = true;
+        break;
+      }
       const input = slot.input;
       let result: FileResult;
       if (slot.first === -1) {

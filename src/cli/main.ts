@@ -16,10 +16,22 @@ import { registerSchema } from './commands/schema.js';
 import { registerShow } from './commands/show.js';
 import { registerStats } from './commands/stats.js';
 import { registerTrim } from './commands/trim.js';
-import { EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
+import {
+  EXIT_INTERRUPTED,
+  EXIT_OK,
+  EXIT_USAGE,
+  interruptedExit,
+  Interruption,
+  UsageError,
+} from './exit-codes.js';
 import { print, type Io } from './io.js';
 import { oneLine, type CommandContext } from './options.js';
+import { describeOutputFailure, guardOutput } from './output-guard.js';
 import { packageVersion } from './package-info.js';
+
+// What bin/histlint.js needs besides main: the reason it aborts with on a signal, and the line for
+// an output failure that comes after main has returned.
+export { describeOutputFailure, Interruption };
 
 /** Builds the program with every command. */
 function buildProgram(ctx: CommandContext): Command {
@@ -51,8 +63,24 @@ function buildProgram(ctx: CommandContext): Command {
   return program;
 }
 
-/** Runs histlint with the given I/O and returns the exit code. */
+/**
+ * Runs histlint with the given I/O and returns the exit code. Output that cannot be written is
+ * exit 2 whatever the command reached, unless a signal stopped it (SPEC §5.2).
+ */
 export async function main(io: Io): Promise<number> {
+  const output = guardOutput(io);
+  let code = await runProgram(output.io);
+  await output.settle();
+  const line = output.report();
+  if (line !== undefined) print(output.io.stderr, line);
+  if (code === EXIT_INTERRUPTED && io.signal?.aborted === true) code = interruptedExit(io.signal);
+  else if (output.failures.size > 0) code = EXIT_USAGE;
+  await output.close();
+  return code;
+}
+
+/** Parses the arguments and runs the command. */
+async function runProgram(io: Io): Promise<number> {
   let exit = EXIT_OK;
   const program = buildProgram({
     io,

@@ -2,7 +2,7 @@
  * `histlint id`: print new UUIDv7s (SPEC §2.4).
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { EXIT_OK } from '../exit-codes.js';
+import { EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
 import type { OutputStream } from '../io.js';
 import { nonNegativeInt, type CommandContext } from '../options.js';
 
@@ -39,6 +39,11 @@ export function registerId(program: Command, ctx: CommandContext): void {
     .action(async (opts: { count: number }) => {
       const { newId } = await import('../../core/ids.js');
       for (let done = 0; done < opts.count; done += CHUNK) {
+        // Ctrl-C, or output that cannot be written, stops it between chunks.
+        if (ctx.io.signal?.aborted === true) {
+          ctx.setExit(EXIT_INTERRUPTED);
+          return;
+        }
         let text = '';
         for (let k = done; k < Math.min(opts.count, done + CHUNK); k++) text += newId() + '\n';
         await drained(ctx.io.stdout, ctx.io.stdout.write(text));
