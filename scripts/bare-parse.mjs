@@ -17,7 +17,9 @@ export function parseFiles(files) {
 export function parseJsonl(file, start, end) {
   const fd = openSync(file, 'r');
   const buf = Buffer.allocUnsafe(1 << 20);
-  let carry = null;
+  // A line that spans chunks: its pieces, joined once at its end (linear in the line's length).
+  let carry = [];
+  let carried = 0;
   let position = start;
   let n = 0;
   while (position < end) {
@@ -28,16 +30,18 @@ export function parseJsonl(file, start, end) {
     for (;;) {
       const nl = buf.indexOf(10, from);
       if (nl === -1 || nl >= read) break;
+      const last = buf.subarray(from, nl);
       const piece =
-        carry === null ? buf.subarray(from, nl) : Buffer.concat([carry, buf.subarray(from, nl)]);
-      carry = null;
+        carry.length === 0 ? last : Buffer.concat([...carry, last], carried + last.length);
+      carry = [];
+      carried = 0;
       JSON.parse(decoder.decode(piece));
       n++;
       from = nl + 1;
     }
     if (from < read) {
-      const rest = Buffer.from(buf.subarray(from, read));
-      carry = carry === null ? rest : Buffer.concat([carry, rest]);
+      carry.push(Buffer.from(buf.subarray(from, read)));
+      carried += read - from;
     }
   }
   closeSync(fd);

@@ -5,7 +5,9 @@
 // `histlint lint` (default jobs), each as a ratio to the baseline, with peak RSS; then start-up
 // times. Each figure is the best of BENCH_ROUNDS (default 5) interleaved rounds. Sizes: BENCH_FILES (default 20000),
 // BENCH_BIG_MB (default 256). BENCH_HUGE=1 adds a 1 GB JSONL (the big one four times over),
-// timed in BENCH_HUGE_ROUNDS (default 2) rounds.
+// timed in BENCH_HUGE_ROUNDS (default 2) rounds. BENCH_LINES=1 adds JSONL files of one line of
+// 32, 128 and 256 MB, timed per MB so a cost that grows faster than the line shows
+// (BENCH_LINES_ROUNDS, default 3; BENCH_LINES=only runs just those, in about a minute).
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -166,9 +168,81 @@ function wall(args, times = 11) {
   return median(out);
 }
 
+/**
+ * A JSONL file of one line about `mb` MB: a v1 conversation whose one user text holds it all
+ * (words, as a pasted log would), then an answer.
+ */
+function generateLine(file, mb) {
+  if (existsSync(file) && statSync(file).size === mb * 1024 * 1024 + 1) return;
+  const head = '{"version":1,"messages":[{"role":"user","parts":[{"type":"text","text":"';
+  const tail = '"}]},{"role":"assistant","parts":[{"type":"text","text":"ok"}]}]}';
+  const r = rng(mb);
+  const words = Array.from({ length: 1 << 16 }, () => WORDS[Math.floor(r() * WORDS.length)]);
+  const chunk = Buffer.from(words.join(' ').repeat(8));
+  const fd = openSync(file, 'w');
+  writeSync(fd, head);
+  let left = mb * 1024 * 1024 - head.length - tail.length;
+  while (left > 0) {
+    const n = Math.min(left, chunk.length);
+    writeSync(fd, chunk, 0, n);
+    left -= n;
+  }
+  writeSync(fd, tail + '\n');
+  closeSync(fd);
+}
+
+/**
+ * BENCH_LINES: one line of 32, 128 and 256 MB, bare read + parse against `lint --jobs 1` (one
+ * line is never split), interleaved rounds, best of each; time per MB stays flat when the
+ * line reader is linear in the line's length.
+ */
+function benchLines() {
+  const sizes = [32, 128, 256];
+  const rounds = Number(process.env.BENCH_LINES_ROUNDS ?? 3);
+  mkdirSync(dir, { recursive: true });
+  const files = sizes.map((mb) => {
+    const file = path.join(dir, `line-${mb}.jsonl`);
+    generateLine(file, mb);
+    return file;
+  });
+  const report = path.join(dir, 'report-lines.json');
+  const baselineScript = path.join(root, 'scripts/bench-baseline.mjs');
+  const runs = files.flatMap((file) => [
+    [baselineScript, ['jsonl', file]],
+    [cli, ['lint', file, '--jobs', '1', '--format', 'json', '-o', report, '--no-progress']],
+  ]);
+  const best = runs.map(() => undefined);
+  for (let round = 0; round < rounds; round++) {
+    runs.forEach(([script, args], k) => {
+      const r = runNode(script, args);
+      if (best[k] === undefined || r.seconds < best[k].seconds) best[k] = r;
+    });
+  }
+  const pad = (x, n) => String(x).padEnd(n);
+  console.log(`\none JSONL line (best of ${rounds} interleaved rounds)\n`);
+  console.log(
+    `${pad('line', 8)}  ${pad('run', 26)}  ${pad('seconds', 8)}  ${pad('ms/MB', 7)}  ${pad('× baseline', 10)}  peak RSS`,
+  );
+  sizes.forEach((mb, i) => {
+    const base = best[2 * i];
+    for (const [label, r] of [
+      ['read + JSON.parse', base],
+      ['histlint lint --jobs 1', best[2 * i + 1]],
+    ]) {
+      console.log(
+        `${pad(`${mb} MB`, 8)}  ${pad(label, 26)}  ${pad(r.seconds.toFixed(2), 8)}  ${pad(((r.seconds * 1000) / mb).toFixed(1), 7)}  ${pad((base.seconds / r.seconds).toFixed(2), 10)}  ${r.rss.toFixed(0)} MB`,
+      );
+    }
+  });
+}
+
 if (!existsSync(path.join(root, 'dist/cli/main.js'))) {
   console.error('bench: run `npm run build` first');
   process.exit(2);
+}
+if (process.env.BENCH_LINES === 'only') {
+  benchLines();
+  process.exit(0);
 }
 console.log(
   `generating the corpus in .bench/ (${FILES} files, ${BIG_MB} MB JSONL; reused when present)…`,
@@ -251,6 +325,7 @@ for (const [corpus, label, mbps, cps, ratio, rss] of rows) {
     `${pad(corpus, 14)}  ${pad(label, 34)}  ${pad(mbps.toFixed(1), 8)}  ${pad(cps.toFixed(0), 9)}  ${pad(ratio.toFixed(2), 10)}  ${rss}`,
   );
 }
+if (process.env.BENCH_LINES === '1') benchLines();
 const small = path.join('.bench', 'files', readdirSync(filesDir)[0]);
 console.log(`\nhistlint --version: ${wall(['--version']).toFixed(0)} ms (median of 11)`);
 console.log(

@@ -25,6 +25,7 @@ import {
   UsageError,
 } from './exit-codes.js';
 import { print, type Io } from './io.js';
+import { applyMaxTextBytesEnv } from '../model/text-limit.js';
 import { oneLine, type CommandContext } from './options.js';
 import { describeOutputFailure, guardOutput } from './output-guard.js';
 import { packageVersion } from './package-info.js';
@@ -68,6 +69,8 @@ function buildProgram(ctx: CommandContext): Command {
  * exit 2 whatever the command reached, unless a signal stopped it (SPEC §5.2).
  */
 export async function main(io: Io): Promise<number> {
+  // The tests' lower limit on JSON text (lint's worker threads take it in src/lint/tasks.ts).
+  applyMaxTextBytesEnv(io.env);
   const output = guardOutput(io);
   let code = await runProgram(output.io);
   await output.settle();

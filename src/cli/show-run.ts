@@ -126,6 +126,12 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
         throw new UsageError(
           `--line: ${input.display} is one conversation over all its lines (a Claude Code session)`,
         );
+      // A line it could not read is missing from the conversation: said, and exit 2.
+      for (const unit of doc.units) {
+        if (unit.error === undefined) continue;
+        report(unit.error);
+        unreadable++;
+      }
       // One conversation over the whole file: findings come from linting the file as a whole.
       const format = detectFormat(events, from ?? 'claude-code');
       const { messages } = format.read(events).conversation;

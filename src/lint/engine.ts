@@ -14,6 +14,12 @@ import {
   startsWithUtf16Bom,
 } from '../model/document.js';
 import { SourceError } from '../model/errors.js';
+import {
+  isTooLong,
+  longFileMessage,
+  longLinesMessage,
+  type LongLine,
+} from '../model/text-limit.js';
 import { JsonParseError, parseJson, type JsonValue } from '../model/json.js';
 import { escapePointerToken, toPointer, valueAt } from '../model/pointer.js';
 import { LineIndex, locatePointers } from '../model/positions.js';
@@ -463,29 +469,49 @@ export function badBytesFinding(
 }
 
 /**
- * Lints JSONL bytes that are not all UTF-8 line by line, as a file read in ranges is: a line that
- * is not UTF-8 gets a parse-error of its own and stands blank for the rest, so every other line
- * is linted under its own number.
+ * Lints JSONL bytes line by line, as a file read in ranges is: for bytes that are not all UTF-8
+ * (a line that is not gets a parse-error of its own and stands blank for the rest), and for bytes
+ * too long for one string (a line over that limit is skipped and named in the file's error).
+ * Every other line is linted under its own number.
  */
-function lintJsonlBytes(bytes: Uint8Array, options: LintOptions, targets: TargetSink): Finding[] {
+function lintJsonlBytes(
+  file: string,
+  bytes: Uint8Array,
+  options: LintOptions,
+  targets: TargetSink,
+): FileResult {
   const severity = options.rules.get('parse-error');
-  const texts: string[] = [];
+  const lines: { text: string; line: number }[] = [];
   const bad: Finding[] = [];
-  for (let start = 0, line = 1; start <= bytes.length; line++) {
+  const long: LongLine[] = [];
+  for (let start = 0, line = 1; start < bytes.length; line++) {
     const nl = bytes.indexOf(10, start);
     const end = nl === -1 ? bytes.length : nl;
     const piece = bytes.subarray(start, end);
-    try {
-      texts.push(DECODER.decode(piece));
-    } catch {
-      texts.push('');
-      if (severity !== undefined) bad.push(badBytesFinding(piece, line, severity));
-    }
     start = end + 1;
+    if (isTooLong(piece.length)) {
+      long.push({ line, bytes: piece.length });
+      continue;
+    }
+    let text: string;
+    try {
+      text = DECODER.decode(piece);
+    } catch {
+      if (severity !== undefined) bad.push(badBytesFinding(piece, line, severity));
+      continue;
+    }
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    if (!/^[ \t\r]*$/.test(text)) lines.push({ text, line });
   }
-  const findings = lintJsonl(texts.join('\n'), options, targets);
+  // A session is one conversation over all its lines: without one of them, its findings could be
+  // false (a result on the unread line), so only the line is reported.
+  const findings =
+    long.length > 0 && isEventLog(lines, options) ? [] : lintJsonlLines(lines, options, targets);
   for (const f of bad) findings.push(f);
-  return sortFindings(findings);
+  sortFindings(findings);
+  const result: FileResult = { file, findings, ...countFindings(findings), targets };
+  if (long.length > 0) result.error = { message: longLinesMessage(long) };
+  return result;
 }
 
 /** Lints a file's bytes: strict UTF-8, then JSON or JSONL (each line its own conversation). */
@@ -493,6 +519,12 @@ export function lintBytes(file: string, bytes: Uint8Array, options: LintOptions)
   let findings: Finding[];
   const kind = options.kind ?? kindFromName(file) ?? 'json';
   const targets: TargetSink = [];
+  // Too long to become one string: JSONL is read line by line; a JSON text cannot be read at all.
+  if (isTooLong(bytes.length) && !startsWithUtf16Bom(bytes)) {
+    if (kind === 'jsonl') return lintJsonlBytes(file, bytes, options, targets);
+    const error = { message: longFileMessage(bytes.length) };
+    return { file, findings: [], errorCount: 0, warningCount: 0, targets, error };
+  }
   try {
     const { text } = decodeUtf8(bytes);
     findings =
@@ -501,10 +533,8 @@ export function lintBytes(file: string, bytes: Uint8Array, options: LintOptions)
         : lintText(text, options, undefined, targets);
   } catch (e) {
     if (!(e instanceof SourceError)) throw e;
-    if (kind === 'jsonl' && !startsWithUtf16Bom(bytes)) {
-      findings = lintJsonlBytes(bytes, options, targets);
-      return { file, findings, ...countFindings(findings), targets };
-    }
+    if (kind === 'jsonl' && !startsWithUtf16Bom(bytes))
+      return lintJsonlBytes(file, bytes, options, targets);
     const severity = options.rules.get('parse-error');
     findings =
       severity === undefined
@@ -541,7 +571,15 @@ function jsonlLines(text: string): { text: string; line: number }[] {
 }
 
 function lintJsonl(text: string, options: LintOptions, targets: TargetSink): Finding[] {
-  const lines = jsonlLines(text);
+  return lintJsonlLines(jsonlLines(text), options, targets);
+}
+
+/** Lints the non-blank lines of a JSONL file: one event log, or one conversation per line. */
+function lintJsonlLines(
+  lines: readonly { text: string; line: number }[],
+  options: LintOptions,
+  targets: TargetSink,
+): Finding[] {
   if (isEventLog(lines, options)) return lintEventLog(lines, options, targets);
   const out: Finding[] = [];
   for (const l of lines) for (const f of lintText(l.text, options, l.line, targets)) out.push(f);

@@ -13,6 +13,7 @@ import { mapConversations } from '../formats/conversations.js';
 import { targetFor } from '../formats/format.js';
 import { readDocument, serializeDocument, startsWithUtf16Bom } from '../model/document.js';
 import { ReadOnlyFormatError, SourceError } from '../model/errors.js';
+import { isTooLong } from '../model/text-limit.js';
 import type { Message } from '../model/types.js';
 import type { EnabledRules } from './engine.js';
 
@@ -112,8 +113,19 @@ export function fixBytes(
   plan: FixPlan,
   options: FixOptions,
 ): string | Uint8Array | null {
-  if (kind === 'jsonl' && !isUtf8(bytes) && !startsWithUtf16Bom(bytes))
+  // Line by line when the whole is not one string: not UTF-8, or too long for a string.
+  if (kind === 'jsonl' && (isTooLong(bytes.length) || !isUtf8(bytes)) && !startsWithUtf16Bom(bytes))
     return fixJsonlLines(bytes, plan, options);
+  return fixDocument(bytes, kind, plan, options);
+}
+
+/** Fixes the document the bytes hold; null when nothing changed or it cannot be read. */
+function fixDocument(
+  bytes: Uint8Array,
+  kind: 'json' | 'jsonl' | undefined,
+  plan: FixPlan,
+  options: FixOptions,
+): string | null {
   let doc;
   try {
     doc = readDocument(bytes, kind);
@@ -140,7 +152,10 @@ export function fixBytes(
   return values.size === 0 ? null : serializeDocument(doc, values);
 }
 
-/** Fixes JSONL bytes line by line: a line that is not UTF-8 stays as it is, each other line is fixed on its own. */
+/**
+ * Fixes JSONL bytes line by line: a line that is not UTF-8, or too long to read, stays as it is;
+ * each other line is fixed on its own.
+ */
 function fixJsonlLines(bytes: Uint8Array, plan: FixPlan, options: FixOptions): Uint8Array | null {
   const pieces: Uint8Array[] = [];
   let changed = false;
@@ -148,7 +163,10 @@ function fixJsonlLines(bytes: Uint8Array, plan: FixPlan, options: FixOptions): U
     const nl = bytes.indexOf(10, start);
     const end = nl === -1 ? bytes.length : nl + 1;
     const line = bytes.subarray(start, end);
-    const fixed = isUtf8(line) ? fixBytes(line, 'jsonl', plan, options) : null;
+    const fixed =
+      !isTooLong((nl === -1 ? end : nl) - start) && isUtf8(line)
+        ? fixDocument(line, 'jsonl', plan, options)
+        : null;
     if (fixed !== null) changed = true;
     pieces.push(fixed === null ? line : typeof fixed === 'string' ? Buffer.from(fixed) : fixed);
     start = end;

@@ -1,11 +1,20 @@
 /**
  * Lint work units that can run in a worker thread: a whole file, or a byte
  * range of a big JSONL file cut at line starts. JSONL is read in chunks, never
- * whole, so memory stays bounded whatever the file size.
+ * whole, so memory stays bounded whatever the file size. A pipe or a device
+ * is read once from start to end, never sized nor seeked.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { describeFsError, SourceError } from '../model/errors.js';
 import { kindFromName } from '../model/document.js';
+import {
+  applyMaxTextBytesEnv,
+  isTooLong,
+  longFileMessage,
+  longLinesMessage,
+  maxTextBytes,
+  type LongLine,
+} from '../model/text-limit.js';
 import {
   badBytesFinding,
   countFindings,
@@ -46,6 +55,8 @@ export interface LintTask {
 export interface TaskResult extends FileResult {
   /** For a range: how many line ends it holds (to number the next range's lines). */
   newlines?: number;
+  /** For a range: its lines too long to read, numbered within the range (merged into `error`). */
+  longLines?: LongLine[];
   /** Bytes read (for progress). */
   bytes: number;
 }
@@ -63,6 +74,11 @@ function scratchBuffer(size: number): Buffer {
   return scratch;
 }
 const DECODER = new TextDecoder('utf-8', { fatal: true });
+/** The start of a JSONL file that the session check reads. */
+const HEAD = 1 << 16;
+
+// Worker threads read the limit from the environment themselves (they share no module state).
+applyMaxTextBytesEnv(process.env);
 
 const RULE_SETS = new Map<string, EnabledRules>();
 /** Task options are shared by every task of a run (or of a worker's batch) with the same rules. */
@@ -87,37 +103,108 @@ export function toLintOptions(o: TaskOptions): LintOptions {
   return out;
 }
 
-/** Calls `onLine` for each line of bytes [start, end) of an open file, read in chunks. Returns the number of lines. */
-function forEachLine(
-  fd: number,
-  start: number,
-  end: number,
-  onLine: (bytes: Uint8Array, index: number) => void,
-): number {
-  const buf = scratchBuffer(CHUNK);
-  let carry: Buffer | null = null;
+/** Reads up to `length` bytes into `buf` from `offset` on; 0 at the end. */
+type Read = (buf: Buffer, offset: number, length: number) => number;
+
+/** Reads bytes [start, end) of a regular file, by position. */
+function rangeReader(fd: number, start: number, end: number): Read {
   let position = start;
+  return (buf, offset, length) => {
+    const n = Math.min(length, end - position);
+    if (n <= 0) return 0;
+    const got = readSync(fd, buf, offset, n, position);
+    position += got;
+    return got;
+  };
+}
+
+/** Reads a pipe or device from where it stands, after replaying the `head` already read from it. */
+function streamReader(fd: number, head: Uint8Array): Read {
+  let replayed = 0;
+  return (buf, offset, length) => {
+    if (replayed < head.length) {
+      const n = Math.min(length, head.length - replayed);
+      buf.set(head.subarray(replayed, replayed + n), offset);
+      replayed += n;
+      return n;
+    }
+    return readSync(fd, buf, offset, length, null);
+  };
+}
+
+/**
+ * Reads until the end, or until `stop` bytes: the bytes, and how many there were. Past `keep`
+ * bytes nothing more is kept, only counted (`bytes` is null then).
+ */
+function readToEnd(
+  read: Read,
+  stop = Infinity,
+  keep = Infinity,
+): { bytes: Buffer | null; total: number } {
+  const buf = scratchBuffer(CHUNK);
+  let pieces: Buffer[] | null = [];
+  let total = 0;
+  while (total < stop) {
+    const n = read(buf, 0, Math.min(CHUNK, stop - total));
+    if (n === 0) break;
+    total += n;
+    if (total > keep) pieces = null;
+    pieces?.push(Buffer.from(buf.subarray(0, n)));
+  }
+  return { bytes: pieces === null ? null : Buffer.concat(pieces, total), total };
+}
+
+/**
+ * Calls `onLine` for each line read, in chunks; a line longer than the text limit goes to
+ * `onLong` with its length instead and is never joined, so memory stays bounded. Returns the
+ * number of lines and of bytes.
+ */
+function forEachLine(
+  read: Read,
+  onLine: (bytes: Uint8Array, index: number) => void,
+  onLong: (bytes: number, index: number) => void,
+): { lines: number; bytes: number } {
+  const buf = scratchBuffer(CHUNK);
+  const limit = maxTextBytes();
+  // A line that spans chunks is kept as pieces and joined once at its end: joining at every
+  // chunk copied a 256 MB line 256 times over (34 s).
+  let pieces: Buffer[] = [];
+  let carried = 0;
+  let tooLong = false;
   let index = 0;
-  while (position < end) {
-    const bytesRead = readSync(fd, buf, 0, Math.min(CHUNK, end - position), position);
+  let bytes = 0;
+  const endLine = (last: Uint8Array): void => {
+    const length = carried + last.length;
+    if (tooLong || length > limit) onLong(length, index++);
+    else onLine(pieces.length === 0 ? last : Buffer.concat([...pieces, last], length), index++);
+    if (carried === 0) return;
+    pieces = [];
+    carried = 0;
+    tooLong = false;
+  };
+  for (;;) {
+    const bytesRead = read(buf, 0, CHUNK);
     if (bytesRead === 0) break;
-    position += bytesRead;
+    bytes += bytesRead;
+    // Only this read's bytes: a pipe fills a little of the buffer, the rest is an older read.
+    const chunk = buf.subarray(0, bytesRead);
     let from = 0;
     for (;;) {
-      const nl = buf.indexOf(10, from);
-      if (nl === -1 || nl >= bytesRead) break;
-      const piece = buf.subarray(from, nl);
-      onLine(carry === null ? piece : Buffer.concat([carry, piece]), index++);
-      carry = null;
+      const nl = chunk.indexOf(10, from);
+      if (nl === -1) break;
+      endLine(chunk.subarray(from, nl));
       from = nl + 1;
     }
     if (from < bytesRead) {
-      const rest = Buffer.from(buf.subarray(from, bytesRead));
-      carry = carry === null ? rest : Buffer.concat([carry, rest]);
+      carried += bytesRead - from;
+      if (carried > limit) {
+        tooLong = true;
+        pieces = [];
+      } else pieces.push(Buffer.from(chunk.subarray(from)));
     }
   }
-  if (carry !== null && carry.length > 0) onLine(carry, index++);
-  return index;
+  if (carried > 0) endLine(new Uint8Array(0));
+  return { lines: index, bytes };
 }
 
 /** True when a line's text is only whitespace. */
@@ -125,69 +212,144 @@ function isBlank(text: string): boolean {
   return /^[ \t\r]*$/.test(text);
 }
 
-/** True when the first line of an open JSONL file is an event of an event-log format (one conversation per file). */
-function startsWithEvent(fd: number, options: LintOptions): boolean {
+/** Whether the session check needs a JSONL file's first bytes, or is decided by the options. */
+function eventLogByOptions(options: LintOptions): boolean | undefined {
   if ((options.pointer ?? []).length > 0) return false;
   if (options.from !== undefined && options.from !== 'auto') return options.from === 'claude-code';
-  const format = formatByName('claude-code');
-  if (format === undefined) return false;
-  const buf = Buffer.allocUnsafe(1 << 16);
-  const bytesRead = readSync(fd, buf, 0, buf.length, 0);
-  const first = buf
-    .subarray(0, bytesRead)
+  return formatByName('claude-code') === undefined ? false : undefined;
+}
+
+/** True when the first line of a JSONL file's first bytes is an event of an event-log format (one conversation per file). */
+function startsWithEvent(head: Uint8Array, options: LintOptions): boolean {
+  const decided = eventLogByOptions(options);
+  if (decided !== undefined) return decided;
+  const first = Buffer.from(head.buffer, head.byteOffset, head.length)
     .toString('utf8')
     .split('\n')
     .find((l) => !isBlank(l));
   if (first === undefined) return false;
   try {
-    return format.detect([JSON.parse(first) as JsonValue]);
+    return formatByName('claude-code')!.detect([JSON.parse(first) as JsonValue]);
   } catch {
     return false;
   }
 }
 
+/** The first bytes of an open regular file. */
+function headOf(fd: number): Uint8Array {
+  const buf = Buffer.allocUnsafe(HEAD);
+  return buf.subarray(0, readSync(fd, buf, 0, HEAD, 0));
+}
+
 /** True when a JSONL file is one event log (a Claude Code session), judged by its first line. */
 export function isEventLogFile(absolute: string, options: LintOptions): boolean {
+  // A pipe is never opened here: its bytes would be gone before the task reads it.
+  if (!statSync(absolute).isFile()) return false;
+  const decided = eventLogByOptions(options);
+  if (decided !== undefined) return decided;
   const fd = openSync(absolute, 'r');
   try {
-    return startsWithEvent(fd, options);
+    return startsWithEvent(headOf(fd), options);
   } finally {
     closeSync(fd);
   }
 }
 
-/** Lints JSONL lines of bytes [start, end) one by one; line numbers start at 1 within the range. */
-function lintJsonlRange(
-  task: LintTask,
-  fd: number,
-  options: LintOptions,
-  start: number,
-  end: number,
-): TaskResult {
+/** Lints JSONL lines one by one; line numbers start at 1 with the first line read. */
+function lintJsonlRange(task: LintTask, read: Read, options: LintOptions): TaskResult {
   const findings: Finding[] = [];
   const targets: TargetSink = [];
+  const longLines: LongLine[] = [];
   const parseSeverity = options.rules.get('parse-error');
-  const newlines = forEachLine(fd, start, end, (bytes, index) => {
-    const line = index + 1;
-    let text: string;
-    try {
-      text = DECODER.decode(bytes);
-    } catch {
-      if (parseSeverity !== undefined) findings.push(badBytesFinding(bytes, line, parseSeverity));
-      return;
-    }
-    if (text.endsWith('\r')) text = text.slice(0, -1);
-    if (isBlank(text)) return;
-    for (const f of lintText(text, options, line, targets)) findings.push(f);
-  });
-  return {
+  const { lines, bytes } = forEachLine(
+    read,
+    (bytes, index) => {
+      const line = index + 1;
+      let text: string;
+      try {
+        text = DECODER.decode(bytes);
+      } catch {
+        if (parseSeverity !== undefined) findings.push(badBytesFinding(bytes, line, parseSeverity));
+        return;
+      }
+      if (text.endsWith('\r')) text = text.slice(0, -1);
+      if (isBlank(text)) return;
+      for (const f of lintText(text, options, line, targets)) findings.push(f);
+    },
+    (bytes, index) => longLines.push({ line: index + 1, bytes }),
+  );
+  const result: TaskResult = {
     file: task.file,
     findings: sortFindings(findings),
     ...countFindings(findings),
     targets,
-    newlines,
-    bytes: end - start,
+    newlines: lines,
+    bytes,
   };
+  if (longLines.length > 0) result.longLines = longLines;
+  return result;
+}
+
+/** A whole file's JSONL result: its lines numbered from 1, so long lines become its error at once. */
+function wholeFile(result: TaskResult): TaskResult {
+  delete result.newlines;
+  if (result.longLines !== undefined) {
+    result.error = { message: longLinesMessage(result.longLines) };
+    delete result.longLines;
+  }
+  return result;
+}
+
+/** A file that cannot be read, as a task result. */
+function unreadable(task: LintTask, message: string, bytes: number): TaskResult {
+  return {
+    file: task.file,
+    findings: [],
+    errorCount: 0,
+    warningCount: 0,
+    targets: [],
+    error: { message },
+    bytes,
+  };
+}
+
+/** Lints bytes read whole. */
+function lintWhole(
+  task: LintTask,
+  bytes: Uint8Array,
+  options: LintOptions,
+  kind: 'json' | 'jsonl',
+): TaskResult {
+  const lintOptions = options.kind === kind ? options : { ...options, kind };
+  const result = lintBytes(task.file, bytes, lintOptions) as TaskResult;
+  result.bytes = bytes.length;
+  return result;
+}
+
+/**
+ * A pipe, a device or a socket: no size to trust and no seeking, so it is read once, in order,
+ * until it ends; the session check looks at the bytes it already read.
+ */
+function lintStream(
+  task: LintTask,
+  fd: number,
+  options: LintOptions,
+  kind: 'json' | 'jsonl',
+): TaskResult {
+  const read = (buf: Buffer, offset: number, length: number): number =>
+    readSync(fd, buf, offset, length, null);
+  if (kind === 'json') {
+    // Past the limit it cannot be parsed: only counted, to say how big it was.
+    const { bytes, total } = readToEnd(read, Infinity, maxTextBytes());
+    if (bytes === null) return unreadable(task, longFileMessage(total), total);
+    return lintWhole(task, bytes, options, kind);
+  }
+  const decided = eventLogByOptions(options);
+  const head = decided === undefined ? readToEnd(read, HEAD).bytes! : new Uint8Array(0);
+  if (!(decided ?? startsWithEvent(head, options)))
+    return wholeFile(lintJsonlRange(task, streamReader(fd, head), options));
+  const rest = readToEnd(read).bytes!;
+  return lintWhole(task, Buffer.concat([head, rest]), options, kind);
 }
 
 /**
@@ -208,13 +370,14 @@ export function runLintTaskSync(task: LintTask): TaskResult {
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw new SourceError('is a directory, not a file');
     const kind = options.kind ?? kindFromName(task.absolute) ?? 'json';
+    if (!stat.isFile()) return lintStream(task, fd, options, kind);
     if (task.range !== undefined)
-      return lintJsonlRange(task, fd, options, task.range.start, task.range.end);
-    if (kind === 'jsonl' && !startsWithEvent(fd, options)) {
-      const result = lintJsonlRange(task, fd, options, 0, stat.size);
-      delete result.newlines;
-      return result;
-    }
+      return lintJsonlRange(task, rangeReader(fd, task.range.start, task.range.end), options);
+    if (kind === 'jsonl' && !startsWithEvent(headOf(fd), options))
+      return wholeFile(lintJsonlRange(task, rangeReader(fd, 0, stat.size), options));
+    // Too long for one string: not read at all.
+    if (kind === 'json' && isTooLong(stat.size))
+      return unreadable(task, longFileMessage(stat.size), 0);
     const bytes = scratchBuffer(stat.size);
     let got = 0;
     while (got < stat.size) {
@@ -222,21 +385,10 @@ export function runLintTaskSync(task: LintTask): TaskResult {
       if (n === 0) break;
       got += n;
     }
-    const lintOptions = options.kind === kind ? options : { ...options, kind };
-    const result = lintBytes(task.file, bytes.subarray(0, got), lintOptions) as TaskResult;
-    result.bytes = got;
-    return result;
+    return lintWhole(task, bytes.subarray(0, got), options, kind);
   } catch (e) {
     const message = e instanceof SourceError ? e.message : describeFsError(e);
-    return {
-      file: task.file,
-      findings: [],
-      errorCount: 0,
-      warningCount: 0,
-      targets: [],
-      error: { message: `cannot read: ${message}` },
-      bytes: 0,
-    };
+    return unreadable(task, `cannot read: ${message}`, 0);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
@@ -298,7 +450,7 @@ export async function splitAtLines(
 
 /** Joins the results of one file's ranges: line numbers continue from range to range. */
 export function mergeRanges(parts: TaskResult[]): FileResult {
-  if (parts.length === 1) {
+  if (parts.length === 1 && parts[0]!.longLines === undefined) {
     const { file, findings, errorCount, warningCount, error, targets = [] } = parts[0]!;
     return error === undefined
       ? { file, findings, errorCount, warningCount, targets }
@@ -306,14 +458,17 @@ export function mergeRanges(parts: TaskResult[]): FileResult {
   }
   const findings: Finding[] = [];
   const targets: TargetSink = [];
+  const longLines: LongLine[] = [];
   let offset = 0;
   let error: { message: string } | undefined;
   for (const p of parts) {
     for (const f of p.findings) findings.push({ ...f, line: f.line + offset });
     for (const t of p.targets ?? []) if (!targets.includes(t)) targets.push(t);
+    for (const l of p.longLines ?? []) longLines.push({ line: l.line + offset, bytes: l.bytes });
     offset += p.newlines ?? 0;
     error ??= p.error;
   }
+  if (longLines.length > 0) error ??= { message: longLinesMessage(longLines) };
   const merged: FileResult = {
     file: parts[0]!.file,
     findings,

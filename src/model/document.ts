@@ -6,6 +6,7 @@
 import { SourceError } from './errors.js';
 import { JsonParseError, parseJson, stringifyJson, type JsonValue } from './json.js';
 import { LineIndex } from './positions.js';
+import { isTooLong, longFileMessage, longLinesMessage } from './text-limit.js';
 
 /** One JSON text of a document: the whole file, or one JSONL line. */
 export interface SourceUnit {
@@ -25,6 +26,8 @@ export interface JsonlLine {
   eol: string;
   /** Index into `units`, for a line that holds JSON. */
   unit?: number;
+  /** The line was too long to read (`raw` is empty): the document cannot be written back. */
+  unread?: true;
 }
 
 /** A decoded, parsed document. */
@@ -83,35 +86,42 @@ export function startsWithUtf16Bom(bytes: Uint8Array): boolean {
 
 /** Decodes strict UTF-8; a BOM is stripped and reported. Throws {@link SourceError} with the position of a bad byte. */
 export function decodeUtf8(bytes: Uint8Array): { text: string; bom: boolean } {
-  if (startsWithUtf16Bom(bytes)) {
-    throw new SourceError(
-      'not UTF-8: the file starts with a UTF-16 byte order mark; save it as UTF-8',
-      {
-        line: 1,
-        column: 1,
-      },
-    );
-  }
+  if (startsWithUtf16Bom(bytes)) throw utf16Error();
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   try {
     return { text: DECODER.decode(bytes), bom };
   } catch {
-    const at = firstInvalidUtf8(bytes);
-    const offset = at === -1 ? 0 : at;
-    let lineStart = 0;
-    let line = 1;
-    for (let k = 0; k < offset; k++) {
-      if (bytes[k] === 0x0a) {
-        line++;
-        lineStart = k + 1;
-      }
-    }
-    const prefix = DECODER.decode(bytes.subarray(lineStart, offset));
-    // The decoder drops a leading BOM, so the column counts what an editor shows.
-    const column = prefix.length + 1;
-    const hex = (bytes[offset] ?? 0).toString(16).toUpperCase().padStart(2, '0');
-    throw new SourceError(`not UTF-8: invalid byte 0x${hex}`, { line, column });
+    // Valid bytes that still fail are too many for one string: say so, not "invalid byte".
+    if (isTooLong(bytes.length) && firstInvalidUtf8(bytes) === -1)
+      throw new SourceError(longFileMessage(bytes.length));
+    throw invalidUtf8(bytes, 1);
   }
+}
+
+function utf16Error(): SourceError {
+  return new SourceError(
+    'not UTF-8: the file starts with a UTF-16 byte order mark; save it as UTF-8',
+    { line: 1, column: 1 },
+  );
+}
+
+/** The positioned error for bytes that are not UTF-8; `firstLine` is the number of their first line. */
+function invalidUtf8(bytes: Uint8Array, firstLine: number): SourceError {
+  const at = firstInvalidUtf8(bytes);
+  const offset = at === -1 ? 0 : at;
+  let lineStart = 0;
+  let line = firstLine;
+  for (let k = 0; k < offset; k++) {
+    if (bytes[k] === 0x0a) {
+      line++;
+      lineStart = k + 1;
+    }
+  }
+  const prefix = DECODER.decode(bytes.subarray(lineStart, offset));
+  // The decoder drops a leading BOM, so the column counts what an editor shows.
+  const column = prefix.length + 1;
+  const hex = (bytes[offset] ?? 0).toString(16).toUpperCase().padStart(2, '0');
+  return new SourceError(`not UTF-8: invalid byte 0x${hex}`, { line, column });
 }
 
 /** Converts a parse error at an offset of `text` into a positioned {@link SourceError}. */
@@ -194,10 +204,97 @@ export function kindFromName(name: string): 'json' | 'jsonl' | undefined {
   return undefined;
 }
 
-/** Reads bytes into a document. Throws {@link SourceError} for bytes that are not UTF-8. */
+/**
+ * Reads bytes into a document. Throws {@link SourceError} for bytes that are
+ * not UTF-8, and for a JSON text too long to become a string. Bytes over that
+ * limit are read as JSONL line by line, so only a line over it fails (as its
+ * own unit); without a kind they are JSONL when their first line is JSON.
+ */
 export function readDocument(bytes: Uint8Array, kind?: 'json' | 'jsonl'): SourceDocument {
+  if (isTooLong(bytes.length)) {
+    if (startsWithUtf16Bom(bytes)) throw utf16Error();
+    if (kind === 'jsonl' || (kind === undefined && firstLineIsJson(bytes)))
+      return readJsonlBytes(bytes);
+    throw new SourceError(longFileMessage(bytes.length));
+  }
   const { text, bom } = decodeUtf8(bytes);
   return parseDocument(text, bom, kind ?? guessKind(text));
+}
+
+/** True when the first non-blank line of the bytes (after a BOM) is a JSON text. */
+function firstLineIsJson(bytes: Uint8Array): boolean {
+  for (let start = utf8BomLength(bytes); start < bytes.length;) {
+    const nl = bytes.indexOf(10, start);
+    const end = nl === -1 ? bytes.length : nl;
+    const piece = bytes.subarray(start, end);
+    if (isTooLong(piece.length)) return false;
+    let text: string;
+    try {
+      text = DECODER.decode(piece);
+    } catch {
+      return false;
+    }
+    if (!/^[ \t\r]*$/.test(text)) return parseUnit(text).error === undefined;
+    start = end + 1;
+  }
+  return false;
+}
+
+function utf8BomLength(bytes: Uint8Array): number {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+}
+
+/**
+ * {@link parseDocument} for JSONL bytes, decoding line by line: the whole is
+ * too long for one string. A line over the limit becomes a unit with an error
+ * and a line without its text.
+ */
+function readJsonlBytes(bytes: Uint8Array): SourceDocument {
+  const bom = utf8BomLength(bytes);
+  const units: SourceUnit[] = [];
+  const lines: JsonlLine[] = [];
+  let number = 1;
+  for (let start = bom; start < bytes.length; number++) {
+    const nl = bytes.indexOf(10, start);
+    const end = nl === -1 ? bytes.length : nl;
+    // A line's length is what stands before its \n, as lint counts it.
+    if (isTooLong(end - start)) {
+      const message = longLinesMessage([{ line: number, bytes: end - start }]);
+      const crlf = nl !== -1 && bytes[end - 1] === 0x0d;
+      lines.push({
+        raw: '',
+        eol: nl === -1 ? '' : crlf ? '\r\n' : '\n',
+        unit: units.length,
+        unread: true,
+      });
+      units.push({
+        line: number,
+        text: '',
+        error: new SourceError(message, { line: number, column: 1 }),
+      });
+      start = end + 1;
+      continue;
+    }
+    let raw: string;
+    try {
+      raw = DECODER.decode(bytes.subarray(start, end));
+    } catch {
+      throw invalidUtf8(bytes.subarray(start, end), number);
+    }
+    let eol = nl === -1 ? '' : '\n';
+    if (raw.endsWith('\r') && nl !== -1) {
+      raw = raw.slice(0, -1);
+      eol = '\r\n';
+    }
+    const line: JsonlLine = { raw, eol };
+    if (!/^[ \t\r]*$/.test(raw)) {
+      line.unit = units.length;
+      units.push(parseUnit(raw, number));
+    }
+    lines.push(line);
+    start = end + 1;
+  }
+  return { kind: 'jsonl', bom: bom > 0, eol: '\n', units, lines };
 }
 
 /**
@@ -217,6 +314,8 @@ export function serializeDocument(
   }
   const out: string[] = [bom];
   for (const line of doc.lines) {
+    // Never write a document without a line it could not read.
+    if (line.unread === true) throw doc.units[line.unit!]!.error!;
     const changed = line.unit !== undefined && values.has(line.unit);
     out.push(changed ? stringifyJson(values.get(line.unit!)!, 0) : line.raw, line.eol);
   }
