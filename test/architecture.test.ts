@@ -247,3 +247,23 @@ describe('documentation', () => {
     expect(missing, `exports without TSDoc:\n${missing.join('\n')}`).toEqual([]);
   });
 });
+
+describe('the format kit (src/formats/kit)', () => {
+  const adapters = tsFiles(path.join(SRC, 'formats')).filter((f) => !f.includes('/formats/kit/'));
+
+  it('is the only place that parses data: URLs or keeps a media-type table', () => {
+    expect(adapters.length).toBeGreaterThan(5);
+    const offenders = adapters.flatMap((file) => {
+      const source = read(file);
+      const found: string[] = [];
+      // A regular expression for data URLs, a parser of one's own, a table of extensions.
+      if (/\/\^?data:/i.test(source)) found.push(`${file}: a data: URL pattern`);
+      if (/function\s+(?:parse|split|to)DataUrl\b/.test(source))
+        found.push(`${file}: a data URL function`);
+      // File extensions to media types (Bedrock's wire enum of document formats is no such table).
+      if (/\bpng'?\s*[:,]\s*'image\/png'/.test(source)) found.push(`${file}: a media-type table`);
+      return found;
+    });
+    expect(offenders).toEqual([]);
+  });
+});

@@ -48,10 +48,9 @@ import {
   restOf,
   restoreFields,
   type SourceLoc,
-  splitDataUrl,
-  toDataUrl,
   withoutSystemFields,
 } from './shared.js';
+import { guessMediaType, splitDataUrl, toDataUrl } from './kit/media.js';
 
 const FORMAT = 'ai-sdk';
 
@@ -119,29 +118,6 @@ function sniffImageType(base64: string): string | undefined {
   if (base64.startsWith('R0lGOD')) return 'image/gif';
   if (base64.startsWith('UklGR')) return 'image/webp';
   return undefined;
-}
-
-/** Media types by file extension, for URLs that name none. */
-const EXTENSION_TYPES: Record<string, string> = {
-  pdf: 'application/pdf',
-  txt: 'text/plain',
-  md: 'text/markdown',
-  html: 'text/html',
-  csv: 'text/csv',
-  json: 'application/json',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  mp3: 'audio/mpeg',
-  wav: 'audio/wav',
-};
-
-/** The media type a URL's extension suggests, or application/octet-stream. */
-function mediaTypeOfUrl(url: string): string {
-  const m = /\.([A-Za-z0-9]+)(?:[?#].*)?$/.exec(url);
-  return (m && EXTENSION_TYPES[m[1]!.toLowerCase()]) ?? 'application/octet-stream';
 }
 
 // ---------------------------------------------------------------- detect
@@ -379,7 +355,7 @@ function readOutputItem(item: JsonValue, ptr: string): { part: Part; loc: Source
       fields.mediaType = joinPointer(ptr, 'mediaType');
     } else if (part.type === 'document') {
       // v1 documents need a media type; a file-url has none, so it is guessed from the URL.
-      part.mediaType = mediaTypeOfUrl(item.url);
+      part.mediaType = guessMediaType(item.url);
       setOwn(hints, '$noMediaType', true);
     }
     return {

@@ -29,7 +29,6 @@ import {
 } from './shared.js';
 import {
   assembleBody,
-  base64ToText,
   isFromSource,
   isPartFromSource,
   keptBlock,
@@ -42,7 +41,6 @@ import {
   skippedPartLoss,
   sortLosses,
   systemBlocks,
-  textToBase64,
   turnMessage,
   writeTurn,
   type PartLocation,
@@ -50,6 +48,7 @@ import {
   type TurnContext,
   type TurnWriter,
 } from './turns.js';
+import { base64ToText, textToBase64 } from './kit/media.js';
 
 const FORMAT = 'anthropic';
 

@@ -31,7 +31,6 @@ import {
 } from './shared.js';
 import {
   assembleBody,
-  base64ToText,
   isFromSource,
   isPartFromSource,
   keptBlock,
@@ -45,7 +44,6 @@ import {
   skippedPartLoss,
   sortLosses,
   systemBlocks,
-  textToBase64,
   turnMessage,
   writeTurn,
   type PartLocation,
@@ -53,6 +51,7 @@ import {
   type TurnContext,
   type TurnWriter,
 } from './turns.js';
+import { base64ToText, textToBase64 } from './kit/media.js';
 
 const FORMAT = 'bedrock';
 

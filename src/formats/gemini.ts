@@ -40,9 +40,9 @@ import {
   rawPart,
   restOf,
   restoreFields,
-  splitDataUrl,
   withoutSystemFields,
 } from './shared.js';
+import { splitDataUrl } from './kit/media.js';
 
 const FORMAT = 'gemini';
 

@@ -43,9 +43,8 @@ import {
   restOf,
   restoreFields,
   type SourceLoc,
-  splitDataUrl,
-  toDataUrl,
 } from './shared.js';
+import { splitDataUrl, toDataUrl } from './kit/media.js';
 import { groupTurns, writerTurnKey } from '../core/turns.js';
 
 const FORMAT = 'openai-chat';

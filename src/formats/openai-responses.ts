@@ -42,9 +42,9 @@ import {
   refusesKeptUrl,
   restOf,
   restoreFields,
-  toDataUrl,
   withoutSystemFields,
 } from './shared.js';
+import { guessMediaType, parseDataUrl, toDataUrl } from './kit/media.js';
 
 const FORMAT = 'openai-responses';
 
@@ -239,39 +239,14 @@ interface ResponsesContext {
   bare: boolean;
 }
 
-const DATA_URL = /^data:([^,]+?);base64,(.*)$/s;
-
-/** `{mediaType, data}` of a base64 data URL, or null. */
-function parseDataUrl(url: string): { mediaType: string; data: string } | null {
-  const m = DATA_URL.exec(url);
-  return m === null ? null : { mediaType: m[1]!, data: m[2]! };
-}
-
-const EXTENSION_TYPES = new Map([
-  ['pdf', 'application/pdf'],
-  ['txt', 'text/plain'],
-  ['md', 'text/markdown'],
-  ['csv', 'text/csv'],
-  ['html', 'text/html'],
-  ['json', 'application/json'],
-  ['doc', 'application/msword'],
-  ['docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
-  ['png', 'image/png'],
-  ['jpg', 'image/jpeg'],
-  ['jpeg', 'image/jpeg'],
-  ['gif', 'image/gif'],
-  ['webp', 'image/webp'],
-  ['mp3', 'audio/mpeg'],
-  ['wav', 'audio/wav'],
-]);
-
-/** A media type for a file known only by URL (v1 documents need one; the write ignores it). */
-function guessMediaType(name: string | undefined, url: string): string {
-  for (const candidate of [name, url.split(/[?#]/)[0]]) {
-    const type = EXTENSION_TYPES.get(candidate?.split('.').pop()?.toLowerCase() ?? '');
-    if (type !== undefined) return type;
-  }
-  return 'application/octet-stream';
+/**
+ * `{mediaType, data}` of a data URL the Responses writer gives back byte for byte, the media type
+ * with its parameters; null for anything else (it stays a URL).
+ */
+function readDataUrl(url: string): { mediaType: string; data: string } | null {
+  const parsed = parseDataUrl(url);
+  if (parsed === undefined || !parsed.canonical) return null;
+  return { mediaType: parsed.mediaType + parsed.parameters, data: parsed.data };
 }
 
 /** An opaque part: the v1 type names the source type, providerData holds the whole object. */
@@ -317,7 +292,7 @@ function readContentPart(
     return { part, loc: { ptr, fields: { text: `${ptr}/refusal` } } };
   }
   if (type === 'input_image' && typeof el.image_url === 'string') {
-    const data = parseDataUrl(el.image_url);
+    const data = readDataUrl(el.image_url);
     const part: Part =
       data === null
         ? { type: 'image', url: el.image_url }
@@ -328,7 +303,7 @@ function readContentPart(
   }
   if (type === 'input_file') {
     const name = typeof el.filename === 'string' ? el.filename : undefined;
-    const fileData = typeof el.file_data === 'string' ? parseDataUrl(el.file_data) : null;
+    const fileData = typeof el.file_data === 'string' ? readDataUrl(el.file_data) : null;
     let part: Part | undefined;
     const used = ['type'];
     const fields: Record<string, string> = {};
@@ -815,7 +790,7 @@ function withoutHints(obj: JsonObject): JsonObject {
  */
 function refusedFileType(part: Part): string | undefined {
   let type = typeof part.mediaType === 'string' ? part.mediaType : undefined;
-  if (type === undefined && typeof part.url === 'string') type = parseDataUrl(part.url)?.mediaType;
+  if (type === undefined && typeof part.url === 'string') type = readDataUrl(part.url)?.mediaType;
   const bare = type?.split(';')[0]!.trim().toLowerCase();
   return bare !== undefined && (bare.startsWith('audio/') || bare.startsWith('video/'))
     ? bare

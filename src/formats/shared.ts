@@ -309,21 +309,6 @@ export function requestBody(
 }
 
 // ---------------------------------------------------------------------------
-// data: URLs
-
-/** A `data:<mediaType>;base64,<data>` URL split in two (media type as written, no parameters), or undefined for anything else. */
-export function splitDataUrl(url: string): { mediaType: string; data: string } | undefined {
-  const m = /^data:([^;,]+);base64,/.exec(url);
-  if (m === null) return undefined;
-  return { mediaType: m[1]!, data: url.slice(m[0].length) };
-}
-
-/** The `data:<mediaType>;base64,<data>` URL of base64 data. */
-export function toDataUrl(mediaType: string, data: string): string {
-  return `data:${mediaType};base64,${data}`;
-}
-
-// ---------------------------------------------------------------------------
 // Pointers and locators
 
 /** Appends tokens to an RFC 6901 pointer. */

@@ -11,6 +11,7 @@ import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Message, Part } from '../model/types.js';
 import type { Locator, Loss, ReadResult } from './format.js';
 import { providerDataOf } from './format.js';
+import { parseDataUrl } from './kit/media.js';
 import {
   fieldLosses,
   isPlainObject,
@@ -173,41 +174,6 @@ export function assembleBody(
   return body;
 }
 
-/** UTF-8 text as base64, or undefined when the text would not come back identical (lone surrogates). */
-export function textToBase64(text: string): string | undefined {
-  const bytes = new TextEncoder().encode(text);
-  if (new TextDecoder().decode(bytes) !== text) return undefined;
-  let binary = '';
-  // Chunks keep String.fromCharCode's argument list short.
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
-}
-
-/** The UTF-8 text a base64 string holds, or undefined when it is not base64 of UTF-8 text. */
-export function base64ToText(data: string): string | undefined {
-  try {
-    const binary = atob(data);
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    // Only when encoding the text again gives these exact characters.
-    return textToBase64(text) === data ? text : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The media type (lower case, without parameters) and base64 payload of a
- * `data:` URL (any case), or undefined.
- */
-export function parseDataUrl(url: string): { mediaType: string; data: string } | undefined {
-  const m = /^data:([^;,]+)(?:;[^;,=]+=[^;,]*)*;base64,(.*)$/is.exec(url);
-  return m === null ? undefined : { mediaType: m[1]!.toLowerCase(), data: m[2]! };
-}
-
 /** The url, base64 data and media type of an image or document part, a `data:` URL taken apart into data and media type. */
 export function mediaSource(part: Part): {
   url: string | undefined;
@@ -217,13 +183,12 @@ export function mediaSource(part: Part): {
   let url = typeof part.url === 'string' ? part.url : undefined;
   let data = typeof part.data === 'string' ? part.data : undefined;
   let mediaType = typeof part.mediaType === 'string' ? part.mediaType : undefined;
-  if (data === undefined && url?.toLowerCase().startsWith('data:') === true) {
-    const parsed = parseDataUrl(url);
-    if (parsed !== undefined) {
-      data = parsed.data;
-      mediaType = parsed.mediaType;
-      url = undefined;
-    }
+  const parsed = data === undefined && url !== undefined ? parseDataUrl(url) : undefined;
+  if (parsed !== undefined) {
+    // Any case, parameters dropped: the blocks written from it carry a bare media type.
+    data = parsed.data;
+    mediaType = parsed.mediaType.toLowerCase();
+    url = undefined;
   }
   return { url, data, mediaType };
 }

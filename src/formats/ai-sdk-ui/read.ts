@@ -24,10 +24,10 @@ import {
   rawPart,
   readTextItem,
   restOf,
-  splitDataUrl,
   type MessageSourceLoc,
   type SourceLoc,
 } from '../shared.js';
+import { splitDataUrl } from '../kit/media.js';
 import { isToolPartType } from './detect.js';
 import {
   DOCUMENT_WIRE,

@@ -23,8 +23,8 @@ import {
   providerDataLosses,
   requestBody,
   restoreFields,
-  toDataUrl,
 } from '../shared.js';
+import { toDataUrl } from '../kit/media.js';
 import {
   DOCUMENT_WIRE,
   FORMAT,
