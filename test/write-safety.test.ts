@@ -6,11 +6,12 @@
  * Real processes throughout; a test barrier (HISTLINT_TEST_REPLACE_BARRIER) holds a writer
  * between its read and its rename, so the races are deterministic.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   chmodSync,
   chownSync,
+  cpSync,
   existsSync,
   linkSync,
   mkdirSync,
@@ -28,7 +29,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changedSince, lockNameFor } from '../src/cli/safe-write.js';
-import { spawnCli, startCli, type SpawnOptions } from './helpers/cli.js';
+import { ROOT, spawnCli, startCli, type SpawnOptions } from './helpers/cli.js';
 
 const DANGLING = {
   version: 1,
@@ -63,6 +64,16 @@ const ORDINARY = ((): { uid: number; gid: number; name: string } => {
     return { uid: 4242, gid: 4242, name: 'uid 4242' };
   }
 })();
+
+/** True when `user` can read `file` (every folder above it searchable). */
+function canRead(user: { uid: number; gid: number }, file: string): boolean {
+  const probe = spawnSync(
+    process.execPath,
+    ['-e', 'require("node:fs").accessSync(process.argv[1], 4)', file],
+    { uid: user.uid, gid: user.gid, stdio: 'ignore' },
+  );
+  return probe.status === 0;
+}
 
 let work: string;
 let count = 0;
@@ -318,6 +329,15 @@ describe("the file stays the user's", () => {
 
   describe(`as an ordinary user (${ORDINARY.name})`, () => {
     const as: SpawnOptions = IS_ROOT ? { uid: ORDINARY.uid, gid: ORDINARY.gid } : {};
+    beforeAll(() => {
+      if (!IS_ROOT || canRead(ORDINARY, path.join(ROOT, 'bin/histlint.js'))) return;
+      // The checkout is out of that user's reach (a clone in a 0700 home): it runs a copy of the
+      // built CLI instead, which needs nothing else of the checkout.
+      const copy = path.join(work, 'cli');
+      for (const name of ['bin', 'dist', 'schemas', 'package.json'])
+        cpSync(path.join(ROOT, name), path.join(copy, name), { recursive: true });
+      as.bin = path.join(copy, 'bin/histlint.js');
+    });
     /** A folder the ordinary user owns, with files it owns. */
     function ownFolder(files: Record<string, string>): string {
       const dir = folder(files);

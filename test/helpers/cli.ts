@@ -59,6 +59,8 @@ export interface SpawnOptions {
   /** Run as this user and group (the test runs as root). */
   uid?: number;
   gid?: number;
+  /** The bin/histlint.js to run (default: this checkout's). */
+  bin?: string;
 }
 
 /** Spawns `node bin/histlint.js` (needs `npm run build` first). */
@@ -73,7 +75,7 @@ export function startCli(
 ): { pid: number; result: Promise<CliResult> } {
   const child = spawn(
     process.execPath,
-    [fileURLToPath(new URL('../../bin/histlint.js', import.meta.url)), ...argv],
+    [options.bin ?? fileURLToPath(new URL('../../bin/histlint.js', import.meta.url)), ...argv],
     {
       cwd: options.cwd ?? ROOT,
       env: { PATH: process.env.PATH ?? '', ...options.env },
