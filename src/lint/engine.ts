@@ -469,6 +469,27 @@ export function badBytesFinding(
 }
 
 /**
+ * The text of one JSONL line's bytes (a final CR dropped), or undefined for a blank line and for
+ * bytes that are not UTF-8, which get their parse-error in `bad` (when the rule is on).
+ */
+export function jsonlLineText(
+  bytes: Uint8Array,
+  line: number,
+  severity: FindingSeverity | undefined,
+  bad: Finding[],
+): string | undefined {
+  let text: string;
+  try {
+    text = DECODER.decode(bytes);
+  } catch {
+    if (severity !== undefined) bad.push(badBytesFinding(bytes, line, severity));
+    return undefined;
+  }
+  if (text.endsWith('\r')) text = text.slice(0, -1);
+  return /^[ \t\r]*$/.test(text) ? undefined : text;
+}
+
+/**
  * Lints JSONL bytes line by line, as a file read in ranges is: for bytes that are not all UTF-8
  * (a line that is not gets a parse-error of its own and stands blank for the rest), and for bytes
  * too long for one string (a line over that limit is skipped and named in the file's error).
@@ -493,15 +514,8 @@ function lintJsonlBytes(
       long.push({ line, bytes: piece.length });
       continue;
     }
-    let text: string;
-    try {
-      text = DECODER.decode(piece);
-    } catch {
-      if (severity !== undefined) bad.push(badBytesFinding(piece, line, severity));
-      continue;
-    }
-    if (text.endsWith('\r')) text = text.slice(0, -1);
-    if (!/^[ \t\r]*$/.test(text)) lines.push({ text, line });
+    const text = jsonlLineText(piece, line, severity, bad);
+    if (text !== undefined) lines.push({ text, line });
   }
   // A session is one conversation over all its lines: without one of them, its findings could be
   // false (a result on the unread line), so only the line is reported.

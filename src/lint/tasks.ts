@@ -16,8 +16,8 @@ import {
   type LongLine,
 } from '../model/text-limit.js';
 import {
-  badBytesFinding,
   countFindings,
+  jsonlLineText,
   lintBytes,
   lintText,
   sortFindings,
@@ -73,7 +73,6 @@ function scratchBuffer(size: number): Buffer {
   scratch ??= Buffer.allocUnsafe(CHUNK);
   return scratch;
 }
-const DECODER = new TextDecoder('utf-8', { fatal: true });
 /** The start of a JSONL file that the session check reads. */
 const HEAD = 1 << 16;
 
@@ -265,16 +264,9 @@ function lintJsonlRange(task: LintTask, read: Read, options: LintOptions): TaskR
     read,
     (bytes, index) => {
       const line = index + 1;
-      let text: string;
-      try {
-        text = DECODER.decode(bytes);
-      } catch {
-        if (parseSeverity !== undefined) findings.push(badBytesFinding(bytes, line, parseSeverity));
-        return;
-      }
-      if (text.endsWith('\r')) text = text.slice(0, -1);
-      if (isBlank(text)) return;
-      for (const f of lintText(text, options, line, targets)) findings.push(f);
+      const text = jsonlLineText(bytes, line, parseSeverity, findings);
+      if (text !== undefined)
+        for (const f of lintText(text, options, line, targets)) findings.push(f);
     },
     (bytes, index) => longLines.push({ line: index + 1, bytes }),
   );
