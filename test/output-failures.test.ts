@@ -15,7 +15,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.js';
 import type { OutputStream } from '../src/cli/io.js';
-import { ROOT, runCli } from './helpers/cli.js';
+import { collectOutput, ROOT, runCli } from './helpers/cli.js';
 import type { MockLlm } from './helpers/mock-llm.js';
 import { useMockLlm } from './helpers/run-suite.js';
 
@@ -58,32 +58,18 @@ function broken(k: number): unknown {
   };
 }
 
-interface Spawned {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs bin/histlint.js through bash with `redirect` (e.g. `> /dev/full`) applied to it. */
 function spawnRedirected(argv: string[], redirect: string, env: Record<string, string> = {}) {
-  return new Promise<Spawned>((resolve, reject) => {
-    const child = spawn(
-      'bash',
-      ['-c', `exec "$@" ${redirect}`, 'bash', process.execPath, BIN, ...argv],
-      {
-        cwd: work,
-        env: { PATH: process.env.PATH ?? '', ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  const child = spawn(
+    'bash',
+    ['-c', `exec "$@" ${redirect}`, 'bash', process.execPath, BIN, ...argv],
+    {
+      cwd: work,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  return collectOutput(child);
 }
 
 interface Row {

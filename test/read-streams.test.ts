@@ -11,7 +11,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ROOT, spawnCli, type CliResult } from './helpers/cli.js';
+import { collectOutput, ROOT, spawnCli, type CliResult } from './helpers/cli.js';
 import {
   CLEAN,
   DANGLING,
@@ -45,19 +45,16 @@ function fifoFrom(fifo: string, source: string): void {
 function withSubstitution(args: string[], file: string, cwd: string): Promise<CliResult> {
   const words = args.map((a) => (a === 'SUB' ? '<(cat "$2")' : `'${a.replace(/'/g, `'\\''`)}'`));
   const script = `exec node "$1" ${words.join(' ')}`;
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script, 'bash', BIN, file], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  const child = spawn('bash', ['-c', script, 'bash', BIN, file], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return collectOutput(child).then(({ code, stdout, stderr }) => ({
+    code: code ?? -1,
+    stdout,
+    stderr,
+  }));
 }
 
 /** A report's findings and errors, without the file names (a pipe's name is not the file's). */

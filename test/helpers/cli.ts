@@ -2,7 +2,7 @@
  * Runs histlint in-process (through `main`) or as a spawned `bin/histlint.js`,
  * capturing standard output, standard error and the exit code.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.js';
 
@@ -84,15 +84,26 @@ export function startCli(
       ...(options.gid === undefined ? {} : { gid: options.gid }),
     },
   );
-  const result = new Promise<CliResult>((resolve, reject) => {
+  const result = collectOutput(child).then(({ code, stdout, stderr }) => ({
+    code: code ?? -1,
+    stdout,
+    stderr,
+  }));
+  if (options.stdin !== undefined) child.stdin.end(options.stdin);
+  else child.stdin.end();
+  return { pid: child.pid!, result };
+}
+
+/** What a spawned process printed, with how it ended (its code, or the signal that killed it). */
+export function collectOutput(
+  child: ChildProcess,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    child.stdout?.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+    child.stderr?.setEncoding('utf8').on('data', (s: string) => (stderr += s));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    if (options.stdin !== undefined) child.stdin.end(options.stdin);
-    else child.stdin.end();
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
-  return { pid: child.pid!, result };
 }
