@@ -1,13 +1,15 @@
 /**
  * Architecture rules from STYLE.md, checked on the source text: the pure
  * layers (src/core, src/model, src/rules) never touch the file system,
- * `process`, chalk or commander, imports flow one way, and every export has
- * a TSDoc comment.
+ * `process`, chalk or commander, imports flow one way, every export has
+ * a TSDoc comment, and src/names.ts holds the only lists of format, target
+ * and reporter names.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CONVERSATION_FORMATS, REPORTER_NAMES, TARGETS } from '../src/names.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = path.join(ROOT, 'src');
@@ -163,11 +165,12 @@ describe('pure layers (src/core, src/model, src/rules)', () => {
   });
 
   it('import only downward: model <- core <- rules', () => {
+    // src/names.ts imports nothing (checked below): any layer may read the lists of names.
     const allowed: Record<string, string[]> = {
-      model: ['model'],
-      core: ['core', 'model'],
+      model: ['model', 'names.js'],
+      core: ['core', 'model', 'names.js'],
       // The schema rule runs the validator compiled from the schema file (src/generated).
-      rules: ['rules', 'core', 'model', 'generated'],
+      rules: ['rules', 'core', 'model', 'generated', 'names.js'],
     };
     const offenders: string[] = [];
     for (const file of pureFiles) {
@@ -265,5 +268,135 @@ describe('the format kit (src/formats/kit)', () => {
       return found;
     });
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('the lists of names (src/names.ts)', () => {
+  const lists: Record<string, readonly string[]> = {
+    'conversation format': CONVERSATION_FORMATS.map((f) => f.name),
+    target: TARGETS,
+    reporter: REPORTER_NAMES,
+  };
+  const QUOTED = String.raw`(?:'[^'\n]*'|"[^"\n]*")`;
+  /** Array literals and unions of string literals only (e.g. `['a', 'b']`, `'a' | 'b'`). */
+  const LITERALS = new RegExp(
+    String.raw`\[\s*${QUOTED}(?:\s*,\s*${QUOTED})+\s*,?\s*\]|${QUOTED}(?:\s*\|\s*${QUOTED})+`,
+    'g',
+  );
+
+  /**
+   * The literals in `source` that copy a list of src/names.ts: all its names, or all but one (a
+   * copy that missed a new name). A smaller subset, e.g. the formats with some property, passes.
+   */
+  function nameLists(file: string, source: string): string[] {
+    const code = strip(source, false);
+    const out: string[] = [];
+    for (const m of code.matchAll(LITERALS)) {
+      const items = new Set(
+        [...m[0].matchAll(new RegExp(QUOTED, 'g'))].map((q) => q[0].slice(1, -1)),
+      );
+      const copied = Object.entries(lists).filter(([, names]) => {
+        const found = names.filter((n) => items.has(n)).length;
+        return found >= 3 && found >= names.length - 1;
+      });
+      if (copied.length === 0) continue;
+      const line = code.slice(0, m.index).split('\n').length;
+      const what = copied.map(([w]) => w).join(' or ');
+      out.push(`${file}:${line} lists the ${what} names: ${m[0].replace(/\s+/g, ' ')}`);
+    }
+    return out;
+  }
+
+  it('the check finds lists and unions of names, not other strings', () => {
+    const reporters = "const F = ['stylish', 'json', 'sarif', 'github'];";
+    expect(nameLists('x.ts', reporters)).toHaveLength(1);
+    const targets =
+      "type T =\n  'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'bedrock';";
+    expect(nameLists('x.ts', targets)).toEqual([
+      "x.ts:2 lists the target names: 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'bedrock'",
+    ]);
+    expect(nameLists('x.ts', "const SOME = ['anthropic', 'bedrock', 'openai-responses'];")).toEqual(
+      [],
+    );
+    expect(nameLists('x.ts', "const a = ['text', 'json']; // 'stylish', 'json', 'sarif'")).toEqual(
+      [],
+    );
+  });
+
+  it('imports nothing', () => {
+    expect(specifiers(read('src/names.ts'))).toEqual([]);
+  });
+
+  it('are the only lists of format, target and reporter names in src', () => {
+    const files = tsFiles(SRC).filter((f) => f !== 'src/names.ts');
+    const offenders = files.flatMap((f) => nameLists(f, read(f)));
+    expect(offenders, offenders.join('\n')).toEqual([]);
+  });
+});
+
+describe('the format kit is the one place for each shared concern', () => {
+  const formatFiles = tsFiles(path.join(SRC, 'formats')).filter(
+    (f) => !f.startsWith('src/formats/kit/'),
+  );
+  /** `file:line what` for each match of `pattern` in the code of `files` (comments blanked; strings too unless `inStrings`). */
+  const find = (files: readonly string[], pattern: RegExp, what: string, inStrings = false) =>
+    files.flatMap((file) => {
+      const code = strip(read(file), !inStrings);
+      const out: string[] = [];
+      for (const m of code.matchAll(new RegExp(pattern.source, pattern.flags + 'g'))) {
+        out.push(`${file}:${code.slice(0, m.index).split('\n').length} ${what}`);
+      }
+      return out;
+    });
+
+  it('one source map: no adapter builds a locator of its own', () => {
+    const offenders = [
+      ...find(
+        formatFiles.filter((f) => f !== 'src/formats/format.ts'),
+        /\bLocator\b/,
+        'uses the Locator type (build a SourceMap)',
+      ),
+      ...find(formatFiles, /function\s+\w*[Ll]ocat(?:e|or)\w*\s*[(<]/, 'defines a locator'),
+      ...find(formatFiles, /\blocate\s*(?::\s*\(|\(\s*messageIndex)/, 'writes a locate function'),
+    ];
+    expect(offenders, offenders.join('\n')).toEqual([]);
+  });
+
+  it('one provenance test: no adapter tracks what it read on its own', () => {
+    const offenders = [
+      ...find(formatFiles, /new\s+WeakSet\b/, 'keeps a set of read nodes (use readContext)'),
+      ...find(
+        formatFiles,
+        /function\s+(?:is\w*From\w*|hasGeminiTrace|isForeign)\s*\(/,
+        'defines a provenance test (use readHere)',
+      ),
+    ];
+    expect(offenders, offenders.join('\n')).toEqual([]);
+  });
+
+  it('one kept-block shape: only the kit makes or unpacks a kept part', () => {
+    const offenders = [
+      ...find(formatFiles, /\{\s*(?:part|block)\s*(?::\s*\w+\s*)?\}\s*\)/, 'keeps a block'),
+      ...find(
+        formatFiles,
+        /(?:providerDataOf\([^()]*\)|\b(?:pd|data|kept))[!?]*\.(?:part|block)\b/,
+        'reads a kept part (use keptNode)',
+      ),
+      ...find(formatFiles, /'\$empty'|\.\$empty\b|\$empty\s*:/, 'marks an empty kept block', true),
+    ];
+    expect(offenders, offenders.join('\n')).toEqual([]);
+  });
+
+  it('one list of hints per format: `$` keys are spelled only in hints files and the kit', () => {
+    const files = formatFiles.filter((f) => !/hints\.ts$/.test(f));
+    const offenders = [
+      ...find(files, /'\$[A-Za-z]\w*'/, 'spells a hint (declare it in hints.ts)', true),
+      ...find(
+        files,
+        /\.\$[A-Za-z]\w*|(?<=[{,]\s*)\$[A-Za-z]\w*\s*:/,
+        'uses a hint by name (HINTS.x)',
+      ),
+    ];
+    expect(offenders, offenders.join('\n')).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@ import { normalizeHistory, type HistoryRepair, type TruncatedCall } from '../src
 import { sanitizeHistory, type SanitizeReport } from '../src/core/sanitize.js';
 import { loadTokenCounter, type TokenCounter, type TokenizerName } from '../src/core/tokens.js';
 import { budgetHistory, trimHistory, TrimError } from '../src/core/trim.js';
-import { readDocument } from '../src/model/document.js';
+import { readDocument } from '../src/formats/kit/document.js';
 import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../src/model/json.js';
 import type { Message } from '../src/model/types.js';
 import { ROOT, runCli } from './helpers/cli.js';

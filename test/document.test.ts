@@ -1,5 +1,5 @@
 /**
- * Stored documents (src/model/document.ts): strict UTF-8 with positioned
+ * Stored documents (src/formats/kit/document.ts): strict UTF-8 with positioned
  * errors, BOMs, JSON and JSONL units, and writing back what was read.
  */
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import {
   kindFromName,
   readDocument,
   serializeDocument,
-} from '../src/model/document.js';
+} from '../src/formats/kit/document.js';
 import { SourceError } from '../src/model/errors.js';
 import { JsonNumber, jsonEqual, parseJson, type JsonValue } from '../src/model/json.js';
 

@@ -21,7 +21,7 @@ import {
   removeTrees,
 } from './helpers/lint-fixtures.js';
 import { mergeRanges, runLintTaskSync, type TaskOptions } from '../src/lint/tasks.js';
-import { readDocument, serializeDocument } from '../src/model/document.js';
+import { readDocument, serializeDocument } from '../src/formats/kit/document.js';
 import { maxTextBytes, setMaxTextBytes } from '../src/model/text-limit.js';
 import { RULES } from '../src/rules/index.js';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { TARGETS } from '../src/config/schema.js';
+import { TARGETS } from '../src/names.js';
 import { TURN_ORDER_RULES } from '../src/core/turn-order.js';
 import { lintBytes } from '../src/lint/engine.js';
 import { RULES, ruleDocsUrl } from '../src/rules/index.js';

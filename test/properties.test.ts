@@ -17,7 +17,7 @@ import { sanitizeHistory } from '../src/core/sanitize.js';
 import { messageTokens, type TokenCounter } from '../src/core/tokens.js';
 import { budgetHistory, TrimError, trimHistory, type TrimResult } from '../src/core/trim.js';
 import { urlScheme } from '../src/core/url.js';
-import { readDocument, serializeDocument } from '../src/model/document.js';
+import { readDocument, serializeDocument } from '../src/formats/kit/document.js';
 import { jsonEqual, parseJson, stringifyJson, type JsonValue } from '../src/model/json.js';
 import { shapeProblem, type Message, type Part } from '../src/model/types.js';
 import {

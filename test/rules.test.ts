@@ -11,7 +11,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TARGETS } from '../src/config/schema.js';
+import { TARGETS } from '../src/names.js';
 import { lintBytes, type Finding, type FindingSeverity } from '../src/lint/engine.js';
 import { RULES, ruleById } from '../src/rules/index.js';
 import {

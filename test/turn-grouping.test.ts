@@ -9,7 +9,7 @@
 import { expect, it } from 'vitest';
 import { TURN_ORDER_RULES } from '../src/core/turn-order.js';
 import { normalizeHistory } from '../src/core/normalize.js';
-import { TARGETS } from '../src/config/names.js';
+import { TARGETS } from '../src/names.js';
 import { formatByName } from '../src/formats/index.js';
 import { lintText } from '../src/lint/engine.js';
 import { SeverityResolver } from '../src/lint/severity.js';

@@ -5,15 +5,15 @@
  * The SDK is loaded on the first request.
  */
 import type * as AnthropicSdk from '@anthropic-ai/sdk';
-import { anthropicFormat } from '../formats/anthropic.js';
-import { objectToArguments } from '../formats/shared.js';
-import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
-import { isObject, type Message, type Part } from '../model/types.js';
+import { anthropicFormat } from '../formats/anthropic/index.js';
+import type { JsonObject, JsonValue } from '../model/json.js';
+import { isObject, type Message } from '../model/types.js';
 import { ModelRequestError } from './errors.js';
 import { fetchWithBodyTimeout } from './fetch.js';
 import { wireArguments } from './history.js';
 import { notAReply, toModelRequestError } from './provider-errors.js';
 import type { ProviderSettings } from './providers.js';
+import { readReply } from './replies.js';
 import type {
   ModelCallOptions,
   ModelClient,
@@ -70,53 +70,17 @@ function anthropicTool(tool: ToolDefinition): JsonObject {
   return out;
 }
 
-/** A content block of a reply, as far as the adapter reads it. */
-interface ReplyBlock {
-  type: string;
-  text?: string;
-  id?: string;
-  name?: string;
-  input?: unknown;
-  thinking?: string;
-  signature?: string;
-  data?: string;
-  [key: string]: unknown;
-}
-
-/** The v1 assistant message of a Messages reply's content blocks. */
-export function anthropicReplyMessage(blocks: readonly ReplyBlock[]): Message {
-  const parts: Part[] = [];
-  for (const b of blocks) {
-    switch (b.type) {
-      case 'text':
-        if (typeof b.text === 'string' && b.text !== '') parts.push({ type: 'text', text: b.text });
-        break;
-      case 'tool_use': {
-        const part: Part = { type: 'tool-call' };
-        if (typeof b.id === 'string' && b.id !== '') part.id = b.id;
-        part.name = typeof b.name === 'string' ? b.name : '';
-        part.arguments = objectToArguments((b.input ?? {}) as JsonValue);
-        parts.push(part);
-        break;
-      }
-      case 'thinking': {
-        const part: Part = { type: 'reasoning', text: b.thinking ?? '' };
-        if (typeof b.signature === 'string') part.signature = b.signature;
-        parts.push(part);
-        break;
-      }
-      case 'redacted_thinking':
-        parts.push({ type: 'reasoning', text: '', redacted: b.data ?? '' });
-        break;
-      default: {
-        // Server tool blocks and the like: kept whole, written back as they came.
-        const part: Part = { type: `anthropic:${b.type}` };
-        setOwn(part, 'providerData', { anthropic: JSON.parse(JSON.stringify(b)) as JsonObject });
-        parts.push(part);
-      }
-    }
-  }
-  return { role: 'assistant', parts };
+/** The v1 assistant message of a Messages reply's content blocks, read by the anthropic format. */
+export function anthropicReplyMessage(
+  blocks: readonly JsonValue[],
+  rawArguments?: ReadonlyMap<number, string>,
+): Message {
+  // The API always sends a tool_use's input; a server that leaves it out means none, and the
+  // call is still one (read as it came, it would be kept as a block, never answered).
+  const content = blocks.map((b) =>
+    isObject(b) && b.type === 'tool_use' && !Object.hasOwn(b, 'input') ? { ...b, input: {} } : b,
+  );
+  return readReply(anthropicFormat, { role: 'assistant', content }, rawArguments);
 }
 
 interface AnthropicUsage {
@@ -179,7 +143,7 @@ export function createAnthropicClient(settings: ProviderSettings): ModelClient {
             throw notAReply(reply, [settings.apiKey]);
           }
           const response: ModelResponse = {
-            message: anthropicReplyMessage(reply.content as unknown as ReplyBlock[]),
+            message: anthropicReplyMessage(reply.content as unknown as JsonValue[]),
             usage: usageOf(reply.usage),
           };
           if (typeof reply.stop_reason === 'string') response.stopReason = reply.stop_reason;
@@ -202,13 +166,14 @@ interface StreamEvent {
   type: string;
   index?: number;
   message?: { usage?: AnthropicUsage };
-  content_block?: ReplyBlock;
+  content_block?: JsonObject;
   delta?: {
     type?: string;
     text?: string;
     partial_json?: string;
     thinking?: string;
     signature?: string;
+    citation?: JsonValue;
     stop_reason?: string | null;
   };
   usage?: AnthropicUsage;
@@ -219,8 +184,10 @@ async function collectStream(
   stream: AsyncIterable<unknown>,
   onText: (delta: string) => void,
 ): Promise<ModelResponse> {
-  const blocks: ReplyBlock[] = [];
+  const blocks: JsonObject[] = [];
   const json: string[] = [];
+  // The blocks whose streamed input did not parse, and the text it got.
+  const unparsed = new Map<JsonObject, string>();
   const usage: AnthropicUsage = {};
   let stopReason: string | undefined;
   const addUsage = (u: AnthropicUsage | undefined): void => {
@@ -246,15 +213,22 @@ async function collectStream(
         const block = blocks[event.index ?? blocks.length - 1];
         const d = event.delta;
         if (block === undefined || d === undefined) break;
+        const own = (key: string): string => (typeof block[key] === 'string' ? block[key] : '');
         if (d.type === 'text_delta' && typeof d.text === 'string') {
-          block.text = (block.text ?? '') + d.text;
+          block.text = own('text') + d.text;
           onText(d.text);
         } else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string') {
           json[event.index ?? blocks.length - 1] += d.partial_json;
         } else if (d.type === 'thinking_delta' && typeof d.thinking === 'string') {
-          block.thinking = (block.thinking ?? '') + d.thinking;
+          block.thinking = own('thinking') + d.thinking;
         } else if (d.type === 'signature_delta' && typeof d.signature === 'string') {
           block.signature = d.signature;
+        } else if (d.type === 'citations_delta' && d.citation !== undefined) {
+          // Kept on the text block, as a reply that is not streamed carries them.
+          block.citations = [
+            ...(Array.isArray(block.citations) ? block.citations : []),
+            d.citation,
+          ];
         }
         break;
       }
@@ -262,13 +236,13 @@ async function collectStream(
         const index = event.index ?? blocks.length - 1;
         const block = blocks[index];
         const text = json[index];
-        if (block?.type === 'tool_use' && text !== undefined && text !== '') {
+        // Tool calls and server tool calls alike stream their input as JSON text.
+        if (block !== undefined && text !== undefined && text !== '') {
           try {
-            block.input = JSON.parse(text);
+            block.input = JSON.parse(text) as JsonValue;
           } catch {
             // Kept as text: the stored arguments then show the stream died mid-arguments.
-            block.input = undefined;
-            block.$arguments = text;
+            unparsed.set(block, text);
           }
         }
         break;
@@ -289,13 +263,14 @@ async function collectStream(
     );
   }
   const present = blocks.filter((b) => b !== undefined);
-  const message = anthropicReplyMessage(present);
-  // A tool_use whose streamed input did not parse keeps the text it got.
-  let k = 0;
-  for (const b of present) {
-    if (b.type !== 'tool_use') continue;
-    const part = message.parts.filter((p) => p.type === 'tool-call')[k++];
-    if (part !== undefined && typeof b.$arguments === 'string') part.arguments = b.$arguments;
-  }
-  return { message, usage: usageOf(usage), stopReason };
+  const rawArguments = new Map<number, string>();
+  present.forEach((b, i) => {
+    const text = unparsed.get(b);
+    if (text !== undefined) rawArguments.set(i, text);
+  });
+  return {
+    message: anthropicReplyMessage(present, rawArguments),
+    usage: usageOf(usage),
+    stopReason,
+  };
 }

@@ -6,14 +6,15 @@
  * loaded on the first request.
  */
 import type * as OpenAISdk from 'openai';
-import { openaiChatFormat } from '../formats/openai-chat.js';
-import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
-import type { Message, Part } from '../model/types.js';
+import { openaiChatFormat } from '../formats/openai-chat/index.js';
+import type { JsonObject, JsonValue } from '../model/json.js';
+import type { Message } from '../model/types.js';
 import { ModelRequestError } from './errors.js';
 import { fetchWithBodyTimeout } from './fetch.js';
 import { wireArguments } from './history.js';
 import { notAReply, toModelRequestError } from './provider-errors.js';
 import type { ProviderSettings } from './providers.js';
+import { readReply } from './replies.js';
 import type {
   ModelCallOptions,
   ModelClient,
@@ -50,35 +51,47 @@ function openaiTool(tool: ToolDefinition): JsonObject {
 
 /** The fields of a Chat Completions assistant message (or of the sum of a stream's deltas) a reply is built from. */
 interface ChatReply {
-  content?: string | null;
-  refusal?: string | null;
-  reasoning_content?: string | null;
-  tool_calls?: { id?: string; type?: string; function?: { name?: string; arguments?: string } }[];
+  content?: unknown;
+  refusal?: unknown;
+  reasoning_content?: unknown;
+  tool_calls?: unknown;
 }
 
-/** The v1 assistant message of a Chat Completions reply. */
+/** The v1 assistant message of a Chat Completions reply, read by the openai-chat format. */
 export function openaiReplyMessage(reply: ChatReply): Message {
-  const parts: Part[] = [];
+  return readReply(openaiChatFormat, chatMessage(reply));
+}
+
+/**
+ * The assistant message of a reply as a Chat history holds it, with the fields the agent
+ * answers from: a refusal becomes a refusal content part (how a request carries one back, and
+ * text in v1), empty fields are left out, and a call without a `type` is a function call.
+ */
+function chatMessage(reply: ChatReply): JsonObject {
+  const message: JsonObject = { role: 'assistant' };
   if (typeof reply.reasoning_content === 'string' && reply.reasoning_content !== '') {
     // Servers that return reasoning this way (DeepSeek, Kimi) want it back on the same message.
-    const part: Part = { type: 'reasoning', text: reply.reasoning_content };
-    setOwn(part, 'providerData', { 'openai-chat': { $field: 'reasoning_content' } });
-    parts.push(part);
+    message.reasoning_content = reply.reasoning_content;
   }
-  if (typeof reply.content === 'string' && reply.content !== '') {
-    parts.push({ type: 'text', text: reply.content });
-  }
+  const calls = Array.isArray(reply.tool_calls) ? (reply.tool_calls as JsonValue[]) : [];
+  let content: JsonValue =
+    typeof reply.content === 'string' || Array.isArray(reply.content)
+      ? (reply.content as JsonValue)
+      : null;
   if (typeof reply.refusal === 'string' && reply.refusal !== '') {
-    parts.push({ type: 'text', text: reply.refusal });
+    const refusal: JsonObject = { type: 'refusal', refusal: reply.refusal };
+    if (Array.isArray(content)) content = [...content, refusal];
+    else if (content === null || content === '') content = [refusal];
+    else content = [{ type: 'text', text: content }, refusal];
   }
-  for (const call of reply.tool_calls ?? []) {
-    const part: Part = { type: 'tool-call' };
-    if (typeof call.id === 'string' && call.id !== '') part.id = call.id;
-    part.name = call.function?.name ?? '';
-    part.arguments = call.function?.arguments ?? '';
-    parts.push(part);
+  // No content is null beside calls (what a request carries) and no text without them.
+  message.content = content ?? (calls.length > 0 ? null : '');
+  if (calls.length > 0) {
+    message.tool_calls = calls.map((c) =>
+      isObject(c) && c.type === undefined && isObject(c.function) ? { ...c, type: 'function' } : c,
+    );
   }
-  return { role: 'assistant', parts };
+  return message;
 }
 
 function usageOf(
@@ -185,7 +198,8 @@ async function collectStream(
   let reasoning = '';
   let usage: Usage = usageOf(undefined);
   let stopReason: string | undefined;
-  const calls: { id?: string; function: { name: string; arguments: string } }[] = [];
+  const calls: { id?: string; type: 'function'; function: { name: string; arguments: string } }[] =
+    [];
   for await (const raw of stream) {
     const chunk = raw as StreamChunk;
     if (chunk.usage) usage = usageOf(chunk.usage);
@@ -200,7 +214,7 @@ async function collectStream(
     if (typeof delta.refusal === 'string') refusal += delta.refusal;
     for (const tc of delta.tool_calls ?? []) {
       const index = tc.index ?? calls.length;
-      const slot = (calls[index] ??= { function: { name: '', arguments: '' } });
+      const slot = (calls[index] ??= { type: 'function', function: { name: '', arguments: '' } });
       if (typeof tc.id === 'string' && tc.id !== '') slot.id = tc.id;
       if (typeof tc.function?.name === 'string') slot.function.name += tc.function.name;
       if (typeof tc.function?.arguments === 'string')
@@ -229,6 +243,6 @@ async function collectStream(
 }
 
 /** A JSON object (as the SDK parsed it). */
-function isObject(v: unknown): v is Record<string, unknown> {
+function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

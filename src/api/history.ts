@@ -25,7 +25,7 @@ import {
 } from '../core/trim.js';
 import { detectFormat } from '../formats/detect.js';
 import type { Conversation } from '../formats/format.js';
-import { nativeFormat, withMessages } from '../formats/native.js';
+import { nativeFormat, withMessages } from '../formats/histlint/index.js';
 import { HistlintInputError, SourceError } from '../model/errors.js';
 import { JsonNumber, stringifyJson, type JsonValue } from '../model/json.js';
 import { isObject, shapeProblem, type Message } from '../model/types.js';

@@ -19,7 +19,7 @@ import {
   readDocument,
   serializeDocument,
   type SourceDocument,
-} from '../model/document.js';
+} from '../formats/kit/document.js';
 import { describeFsError, SourceError } from '../model/errors.js';
 import { setOwn, stringifyJson, type JsonObject, type JsonValue } from '../model/json.js';
 import { isObject, type Message } from '../model/types.js';

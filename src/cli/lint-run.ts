@@ -5,7 +5,13 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { loadCliConfig } from './config.js';
-import { FORMAT_NAMES, TARGET_CHOICES } from '../config/names.js';
+import {
+  REPORTER_NAMES,
+  TARGET_CHOICES,
+  type FromChoice,
+  type ReporterName,
+  type TargetChoice,
+} from '../names.js';
 import type { Config } from '../config/schema.js';
 import { countFindings, lintBytes, type EnabledRules, type FileResult } from '../lint/engine.js';
 import { runTasks, startPool, type LintPool } from '../lint/pool.js';
@@ -23,7 +29,7 @@ import {
 import { availableParallelism } from 'node:os';
 import { fixBytes, isEmptyPlan, planFixes } from '../lint/fix.js';
 import { SeverityResolver } from '../lint/severity.js';
-import { kindFromName } from '../model/document.js';
+import { kindFromName } from '../formats/kit/document.js';
 import { describeFsError } from '../model/errors.js';
 import { REPORTERS } from '../reporters/index.js';
 import type { LintResults } from '../reporters/types.js';
@@ -48,7 +54,7 @@ import { packageVersion } from './package-info.js';
 
 /** The flags of `histlint lint`. */
 export interface LintFlags {
-  format?: string;
+  format?: ReporterName;
   outputFile?: string;
   config?: string;
   rule?: string[];
@@ -61,17 +67,21 @@ export interface LintFlags {
   ignore?: string[];
   errorOnUnmatchedPattern?: boolean;
   stdinFilename?: string;
-  from?: string;
+  from?: FromChoice;
   pointer?: string;
-  target?: string;
+  target?: TargetChoice;
   color?: boolean;
   jobs?: number;
   shard?: string;
   progress?: boolean;
 }
 
-function checkChoice(name: string, value: string | undefined, allowed: readonly string[]): void {
-  if (value !== undefined && !allowed.includes(value)) {
+function checkChoice<T extends string>(
+  name: string,
+  value: string | undefined,
+  allowed: readonly T[],
+): asserts value is T | undefined {
+  if (value !== undefined && !(allowed as readonly string[]).includes(value)) {
     throw new UsageError(`${name}: expected one of ${allowed.join('|')}, got "${value}"`);
   }
 }
@@ -85,7 +95,7 @@ export async function runLint(
   const loaded = await loadCliConfig(io.cwd, flags.config);
   const config: Config = loaded.config;
   const format = flags.format ?? config.format ?? 'stylish';
-  checkChoice('--format', format, FORMAT_NAMES);
+  checkChoice('--format', format, REPORTER_NAMES);
   const target = flags.target ?? config.target ?? 'auto';
   checkChoice('--target', target, TARGET_CHOICES);
   const cliRules = parseRuleFlags(flags.rule ?? []);
@@ -288,7 +298,7 @@ export async function runLint(
     };
     const outStream =
       flags.outputFile === undefined ? io.stdout : { isTTY: false, write: () => true };
-    const text = REPORTERS[format]!(results, {
+    const text = REPORTERS[format](results, {
       color: colorLevel(flags.color, io.env, outStream) > 0,
       rules: RULES.map((r) => r.meta),
       docsUrl: ruleDocsUrl,

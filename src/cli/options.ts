@@ -2,8 +2,7 @@
  * Options shared by several commands, and argument parsers.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { TARGET_CHOICES } from '../config/names.js';
-import { FROM_CHOICES } from '../formats/names.js';
+import { FROM_CHOICES, TARGET_CHOICES } from '../names.js';
 import { parsePointer } from '../model/pointer.js';
 import { UsageError } from './exit-codes.js';
 import type { Io } from './io.js';

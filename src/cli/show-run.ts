@@ -8,9 +8,9 @@ import { loadCliConfig } from './config.js';
 import { detectFormat } from '../formats/detect.js';
 import { targetFor } from '../formats/format.js';
 import { countFindings, lintBytes, lintText, type Finding } from '../lint/engine.js';
-import { eventLogOf } from '../formats/conversations.js';
+import { eventLogIn } from '../formats/conversations.js';
 import { SeverityResolver } from '../lint/severity.js';
-import { kindFromName, readDocument } from '../model/document.js';
+import { kindFromName, readDocument } from '../formats/kit/document.js';
 import { SourceError } from '../model/errors.js';
 import { toPointer, valueAt } from '../model/pointer.js';
 import type { Message } from '../model/types.js';
@@ -119,8 +119,8 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
   try {
     const bytes = await readInput(input, io);
     const doc = readDocument(bytes, kindFromName(input.absolute ?? flags.stdinFilename ?? ''));
-    const events = eventLogOf(doc, { pointer, ...(from === undefined ? {} : { from }) });
-    if (events !== null) {
+    const log = eventLogIn(doc, { pointer, ...(from === undefined ? {} : { from }) });
+    if (log !== null) {
       // A session is one conversation over all its lines: no line holds one of its own.
       if (flags.line !== undefined)
         throw new UsageError(
@@ -133,8 +133,7 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
         unreadable++;
       }
       // One conversation over the whole file: findings come from linting the file as a whole.
-      const format = detectFormat(events, from ?? 'claude-code');
-      const { messages } = format.read(events).conversation;
+      const { messages } = log.format.read(log.events).conversation;
       const findings = lintBytes(input.display, bytes, {
         rules,
         pointer,
@@ -143,8 +142,8 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
       }).findings;
       shown.push({
         file: input.display,
-        format: format.name,
-        target: targetFor(targetChoice, format),
+        format: log.format.name,
+        target: targetFor(targetChoice, log.format),
         messages,
         findings,
       });

@@ -6,7 +6,7 @@
 import { analyzePairing } from '../core/pairing.js';
 import { loadTokenCounter, messageTokens, type TokenizerName } from '../core/tokens.js';
 import { mapConversations } from '../formats/conversations.js';
-import { kindFromName, readDocument } from '../model/document.js';
+import { kindFromName, readDocument } from '../formats/kit/document.js';
 import { SourceError } from '../model/errors.js';
 import { readSettings } from './config.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';

@@ -14,7 +14,7 @@ import {
   readDocument,
   serializeDocument,
   type SourceDocument,
-} from '../model/document.js';
+} from '../formats/kit/document.js';
 import { SourceError } from '../model/errors.js';
 import { parseJson } from '../model/json.js';
 import { escapePointerToken } from '../model/pointer.js';

@@ -4,11 +4,8 @@
  * fails when the two drift.
  */
 import { z } from 'zod';
-import { FROM_CHOICES } from '../formats/names.js';
+import { FROM_CHOICES, REPORTER_NAMES, TARGET_CHOICES } from '../names.js';
 import { RULES } from '../rules/index.js';
-import { FORMAT_NAMES, TARGET_CHOICES, TARGETS } from './names.js';
-
-export { FORMAT_NAMES, TARGETS };
 
 /** A configured severity. */
 export const SeveritySchema = z.enum(['off', 'warn', 'error']);
@@ -37,7 +34,7 @@ export const ConfigSchema = z.strictObject({
     .array(z.strictObject({ files: z.array(z.string()).min(1), rules: RuleSettingsSchema }))
     .optional(),
   target: z.enum(TARGET_CHOICES).optional(),
-  from: z.enum(FROM_CHOICES as [string, ...string[]]).optional(),
+  from: z.enum(FROM_CHOICES).optional(),
   pointer: z
     .string()
     .regex(
@@ -45,7 +42,7 @@ export const ConfigSchema = z.strictObject({
       'must be a JSON pointer: "" or "/…", with "~" only as ~0 or ~1',
     )
     .optional(),
-  format: z.enum(FORMAT_NAMES).optional(),
+  format: z.enum(REPORTER_NAMES).optional(),
 });
 
 /** A validated config. */

@@ -4,6 +4,8 @@
  * client that sends one splices stored items in that no one checked: sanitize drops them.
  */
 import { setOwn, type JsonObject } from '../model/json.js';
+import { keptPartNode } from '../model/provider-data.js';
+import type { Part } from '../model/types.js';
 
 /**
  * Request fields, by the name of the format whose kept request data holds them, that load stored
@@ -118,11 +120,10 @@ export function historyCallIds(
   return ids;
 }
 
-/** The `call_id` of the item a `<format>:<type>` part keeps whole under its format's name. */
+/** The `call_id` of the item a `<format>:<type>` part keeps whole (in any stored shape). */
 function keptCallId(part: { type: string; providerData?: unknown }): string | undefined {
   const format = part.type.slice(0, part.type.indexOf(':'));
-  const pd = part.providerData;
-  const kept = isObject(pd) && Object.hasOwn(pd, format) ? pd[format] : undefined;
+  const kept = keptPartNode(part as Part, format);
   return isObject(kept) && typeof kept.call_id === 'string' ? kept.call_id : undefined;
 }
 

@@ -6,6 +6,7 @@
  * disagree about what is broken.
  */
 import type { Message, Part } from '../model/types.js';
+import type { TargetName } from '../names.js';
 import { providerTurns, type ProviderView, type Turn } from './turns.js';
 
 /** One problem of a turn-order rule, in the shape a rule reports it. */
@@ -22,7 +23,7 @@ export interface TurnOrderProblem {
 }
 
 /** The turn-order rules of each target: the ones normalize repairs for it. */
-export const TURN_ORDER_RULES: Readonly<Record<string, readonly string[]>> = {
+export const TURN_ORDER_RULES: Readonly<Record<TargetName, readonly string[]>> = {
   'openai-chat': ['openai-chat/tool-results-adjacent', 'openai-chat/tool-message-after-call'],
   'openai-responses': ['openai-responses/output-after-call'],
   anthropic: ['anthropic/tool-result-next-turn', 'anthropic/tool-result-first'],

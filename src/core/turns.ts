@@ -8,11 +8,8 @@
  * turn, so a read writes back one to one; messages an operation added or
  * another format gave join the turn of their key.
  */
-import { providerDataOf, type Message } from '../model/types.js';
-
-/** The provider targets (SPEC §3). */
-export type ProviderTarget =
-  'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'bedrock';
+import { sharedHint } from '../model/provider-data.js';
+import type { Message } from '../model/types.js';
 
 /**
  * How a history is seen by a provider: its target, and whether the history
@@ -99,7 +96,7 @@ export function writerTurnKey(target: string, message: Message): string | undefi
 
 /** True for a tool message read from a Gemini content of its own (the reader's `$separate` hint). */
 export function isSeparateGeminiContent(m: Message): boolean {
-  return providerDataOf(m, 'gemini')?.$separate === true;
+  return sharedHint(m, 'gemini', 'separate') === true;
 }
 
 /** Turns from groups of message indices (the role of a group is its first message's). */

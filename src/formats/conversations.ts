@@ -4,15 +4,14 @@
  * the new values a write needs. Shared by the file operations and
  * `lint --fix`.
  */
-import type { SourceDocument } from '../model/document.js';
+import type { SourceDocument } from './kit/document.js';
 import { ReadOnlyFormatError, SourceError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
 import { replaceAt, toPointer, valueAt } from '../model/pointer.js';
 import type { Message } from '../model/types.js';
-import { detectFormat } from './detect.js';
+import { detectFormat, eventLogByChoice, eventLogOfFirst } from './detect.js';
 import type { ConversationFormat, Loss } from './format.js';
-import { formatByName } from './index.js';
-import { withMessages } from './native.js';
+import { withMessages } from './histlint/index.js';
 
 /** What the mapped function returns for one conversation. */
 export interface ConversationChange {
@@ -69,25 +68,21 @@ export class LossError extends Error {
   }
 }
 
-/** The names of the formats whose documents are event logs: one conversation per JSONL file, not per line. */
-const EVENT_LOG_FORMATS = ['claude-code'];
-
 /**
  * When a JSONL document is one event log (a Claude Code session: one event
- * per line), the events as one array; otherwise null.
+ * per line), its format and the events as one array; otherwise null.
  */
-export function eventLogOf(
+export function eventLogIn(
   doc: SourceDocument,
   options: { from?: string; pointer: readonly string[] },
-): JsonValue[] | null {
-  if (doc.kind !== 'jsonl' || options.pointer.length > 0) return null;
-  const from = options.from ?? 'auto';
-  if (from !== 'auto' && !EVENT_LOG_FORMATS.includes(from)) return null;
+): { format: ConversationFormat; events: JsonValue[] } | null {
+  if (doc.kind !== 'jsonl') return null;
+  const decided = eventLogByChoice(options.from, options.pointer);
+  if (decided === null) return null;
   const values = doc.units.filter((u) => u.value !== undefined).map((u) => u.value!);
   if (values.length === 0) return null;
-  if (from !== 'auto') return values;
-  const format = EVENT_LOG_FORMATS.map(formatByName).find((f) => f?.detect([values[0]!]));
-  return format === undefined ? null : values;
+  const format = decided ?? eventLogOfFirst(values[0]!);
+  return format === null ? null : { format, events: values };
 }
 
 /**
@@ -103,7 +98,8 @@ export function mapConversations<T extends ConversationChange>(
 ): { units: UnitResult<T>[]; values: Map<number, JsonValue>; eventLog: boolean } {
   const units: UnitResult<T>[] = [];
   const values = new Map<number, JsonValue>();
-  const events = eventLogOf(doc, options);
+  const log = eventLogIn(doc, options);
+  const events = log?.events ?? null;
   // An event log is one conversation made of all its lines.
   const sources =
     events === null
@@ -134,10 +130,7 @@ export function mapConversations<T extends ConversationChange>(
           unit.line === undefined ? undefined : { line: unit.line, column: 1 },
         );
       }
-      const format = detectFormat(
-        target,
-        events === null ? options.from : (options.from ?? 'claude-code'),
-      );
+      const format = log === null ? detectFormat(target, options.from) : log.format;
       if (format.readOnly && options.writing) {
         throw new ReadOnlyFormatError(format.name);
       }

@@ -60,6 +60,17 @@ export interface ConversationFormat {
    * `--target auto` (SPEC §3); absent for formats no one provider receives (v1, the AI SDK).
    */
   target?: string;
+  /**
+   * What one stored value of this format is: a whole history (`value`), or one event of a log
+   * whose lines together are one history (`event-log`: a JSONL file of it is one conversation,
+   * not one per line).
+   */
+  document: 'value' | 'event-log';
+  /**
+   * Every `$` hint key the adapter writes into its kept data (declared in its `hints.ts`); a test
+   * fails when a read writes one not listed.
+   */
+  hints: readonly string[];
   /** True when `value` looks like this format (used by `--from auto`). */
   detect(value: JsonValue): boolean;
   /** Reads a value; throws `SourceError` when it is not this format. */
@@ -67,8 +78,6 @@ export interface ConversationFormat {
   /** Writes a conversation as this format; `context` comes from a read of the same format, when there was one. */
   write(conversation: Conversation, context?: unknown): WriteResult;
 }
-
-export { providerDataOf } from '../model/types.js';
 
 /** The formats whose `providerData` an object carries, other than `except`. */
 export function foreignProviderData(obj: JsonObject, except: string): string[] {

@@ -1,141 +1,41 @@
 /**
  * Helpers shared by the formats whose history is a list of user/assistant
- * turns of content blocks (Anthropic Messages, AWS Bedrock Converse): reading
- * the request body or bare array and its messages, what a read remembers for
- * the write of the same format, how a group of v1 messages (grouped by
+ * turns of content blocks (Anthropic Messages, AWS Bedrock Converse): the v1
+ * message a source message becomes, how a group of v1 messages (grouped by
  * core/turns.ts, as the target rules see them) is written as one provider
- * turn, pointers for `locate`, losses, and plain text
- * carried as base64 in a v1 `data` field.
+ * turn, the top-level system prompt's blocks, and losses. The envelope, the
+ * source map, provenance and kept parts are the kit's (src/formats/kit).
  */
-import { setOwn, type JsonObject, type JsonValue } from '../model/json.js';
-import type { Message, Part } from '../model/types.js';
-import type { Locator, Loss, ReadResult } from './format.js';
-import { providerDataOf } from './format.js';
+import { setOwn, type JsonObject } from '../model/json.js';
+import { type Message, type Part } from '../model/types.js';
+import { providerDataOf } from '../model/provider-data.js';
+import type { Loss } from './format.js';
+import { isKeptPart, isPlainObject, keepProviderData, keptNode } from './kit/kept.js';
 import { parseDataUrl } from './kit/media.js';
+import { readHere, type ReadContext } from './kit/provenance.js';
+import type { PartSource, SourceMap } from './kit/source-map.js';
 import {
   fieldLosses,
-  isPlainObject,
-  joinPointer,
-  keepProviderData,
-  makeConversation,
   MESSAGE_FIELDS,
-  notFormat,
   PART_FIELDS,
   providerDataLosses,
   providerExecutedParts,
-  readEach,
-  refusesKeptUrl,
-  restOf,
   type PartWhere,
-  isHintKey,
-  sourceKey,
-  storedKey,
 } from './shared.js';
 
-/** What a read of a block-turn format hands to the write of the same format. */
-export interface TurnContext {
-  /** The value read was a bare array of messages, not a request body. */
-  bare: boolean;
-  /** Every v1 message and part object the read produced, to tell them from ones an operation added. */
-  read: WeakSet<object>;
-  /** The request body's keys in the order read, so a write keeps it. */
-  keys?: string[];
-}
-
-/** True when a v1 message came from the value read (by identity, or by carrying this format's providerData). */
-export function isFromSource(
-  ctx: TurnContext | undefined,
-  message: Message,
-  format: string,
-): boolean {
-  if (providerDataOf(message, format) !== undefined) return true;
-  if (ctx === undefined) return false;
-  // normalize copies a message when it drops one of its parts, but keeps the other part objects.
-  return ctx.read.has(message) || message.parts.some((p) => ctx.read.has(p));
-}
-
-/** True when a v1 part came from the value read (by identity, or by carrying this format's providerData). */
-export function isPartFromSource(
-  ctx: TurnContext | undefined,
-  part: Part,
-  format: string,
-): boolean {
-  return providerDataOf(part, format) !== undefined || (ctx?.read.has(part) ?? false);
+/**
+ * The message hints these helpers write and read, as the format's HINTS declares them: `inline`
+ * marks a system message read inside the history (not from the top-level system prompt), `role`
+ * keeps a source role that is none of user, assistant and system.
+ */
+export interface TurnHints {
+  inline: string;
+  role: string;
 }
 
 /** Moves the blocks `isResult` accepts to the front, keeping the order within both halves. */
 export function resultsFirst<T>(blocks: readonly T[], isResult: (b: T) => boolean): T[] {
   return [...blocks.filter(isResult), ...blocks.filter((b) => !isResult(b))];
-}
-
-/** Where one v1 part came from, and how its fields map to the source's fields. */
-export interface PartLocation {
-  /** Pointer of the source node the part came from. */
-  pointer: string;
-  /** v1 field name → tokens below `pointer` of the source field it came from. */
-  fields?: Record<string, readonly (string | number)[]>;
-  /** Locations of a tool result's content parts, by content index. */
-  content?: PartLocation[];
-  /** Pointer of the whole content value, when `content` is not an array of blocks. */
-  contentPointer?: string;
-}
-
-/** Where one v1 message came from. */
-export interface MessageLocation {
-  pointer: string;
-  parts: PartLocation[];
-}
-
-/** The pointer of a path below a part, mapped through its field table as far as it goes. */
-function pointerBelow(loc: PartLocation, path: readonly (string | number)[]): string {
-  if (path.length === 0) return loc.pointer;
-  const [first, second] = path;
-  if (first === 'content' && (loc.content !== undefined || loc.contentPointer !== undefined)) {
-    if (loc.contentPointer !== undefined) return loc.contentPointer;
-    const inner = typeof second === 'number' ? loc.content![second] : undefined;
-    if (inner !== undefined) return pointerBelow(inner, path.slice(2));
-  }
-  const mapped = typeof first === 'string' ? loc.fields?.[first] : undefined;
-  return mapped === undefined ? loc.pointer : joinPointer(loc.pointer, ...mapped);
-}
-
-/** A {@link Locator} over the locations a read recorded; `base` is the pointer of the messages array. */
-export function makeLocator(base: string, messages: readonly MessageLocation[]): Locator {
-  return (messageIndex, partIndex, path = []) => {
-    if (messageIndex === undefined) return base;
-    const m = messages[messageIndex];
-    if (m === undefined) return base;
-    if (partIndex === undefined) return m.pointer;
-    const part = m.parts[partIndex];
-    return part === undefined ? m.pointer : pointerBelow(part, path);
-  };
-}
-
-/**
- * Copies kept fields onto a block built from v1 fields. Kept fields mirror the
- * source block's shape, so a kept object merges into the object the block
- * already has there (e.g. the extra fields of an image's `source`). `$` hints
- * are not copied, and a `skip` key is never set, at any depth: a writer passes
- * its wire fields (content, role, calls, results, media), which only the v1
- * model sets.
- */
-export function mergeKept(
-  target: JsonObject,
-  kept: JsonObject | undefined,
-  skip: readonly string[] = [],
-): void {
-  if (kept === undefined) return;
-  for (const key of Object.keys(kept)) {
-    if (isHintKey(key)) continue;
-    const name = sourceKey(key);
-    // Own fields only: `__proto__` would reach Object.prototype (and merge into it).
-    const have = Object.hasOwn(target, name) ? target[name] : undefined;
-    const add = kept[key]!;
-    // Extra fields of an object the writer built (an image's `source`) merge into it.
-    if (isPlainObject(have) && isPlainObject(add)) mergeKept(have, add, skip);
-    // What the writer set from the v1 fields wins over kept data (see restoreFields).
-    else if (!skip.includes(name) && !Object.hasOwn(target, name)) setOwn(target, name, add);
-  }
 }
 
 /** Sets `obj[key]` to `value` when `value` has fields. */
@@ -151,27 +51,6 @@ export function sortLosses(losses: Loss[]): void {
     const [bm, bp] = key(b);
     return am - bm || ap - bp;
   });
-}
-
-/** Builds the request body: keys in the order read (`order`), then the history, then the kept fields. */
-export function assembleBody(
-  order: readonly string[] | undefined,
-  kept: JsonObject | undefined,
-  own: Record<string, JsonValue | undefined>,
-): JsonObject {
-  const body: JsonObject = {};
-  // `key` is a request field; kept data holds a field named like a hint escaped (`$$name`).
-  const place = (key: string): void => {
-    if (Object.hasOwn(body, key)) return;
-    const v = Object.hasOwn(own, key) ? own[key] : undefined;
-    const stored = storedKey(key);
-    if (v !== undefined) setOwn(body, key, v);
-    else if (kept !== undefined && Object.hasOwn(kept, stored)) setOwn(body, key, kept[stored]!);
-  };
-  for (const k of order ?? []) place(k);
-  for (const k of Object.keys(own)) place(k);
-  if (kept !== undefined) for (const k of Object.keys(kept)) if (!isHintKey(k)) place(sourceKey(k));
-  return body;
 }
 
 /** The url, base64 data and media type of an image or document part, a `data:` URL taken apart into data and media type. */
@@ -196,79 +75,46 @@ export function mediaSource(part: Part): {
 // ---------------------------------------------------------------------------
 // Reading
 
-/** One v1 message read, and where it came from. */
+/** One v1 message read, where it came from, and where each of its parts came from. */
 export interface ReadMessage {
   message: Message;
-  loc: MessageLocation;
-}
-
-/**
- * Reads a request body `{..., system?, messages}` or a bare messages array:
- * `system` reads the body's system prompt into a v1 message (undefined leaves
- * it a request field) and `message` one source message. The other request
- * fields are kept on the conversation; a bare array is marked `$bare`.
- */
-export function readTurns(
-  value: JsonValue,
-  format: string,
-  read: WeakSet<object>,
-  system: (body: JsonObject) => ReadMessage | undefined,
-  message: (m: JsonValue, pointer: string, index: number) => ReadMessage,
-): ReadResult {
-  let body: JsonObject | undefined;
-  let history: JsonValue | undefined;
-  if (Array.isArray(value)) history = value;
-  else if (isPlainObject(value)) {
-    body = value;
-    history = value.messages;
-  } else {
-    return notFormat(format, 'not a request body or a messages array');
-  }
-  if (!Array.isArray(history)) return notFormat(format, 'no "messages" array');
-  const messages: Message[] = [];
-  const locs: MessageLocation[] = [];
-  let requestRest: JsonObject | undefined;
-  if (body !== undefined) {
-    const sys = system(body);
-    if (sys !== undefined) {
-      messages.push(sys.message);
-      locs.push(sys.loc);
-    }
-    requestRest = restOf(body, sys === undefined ? ['messages'] : ['system', 'messages']);
-  }
-  const base = body === undefined ? '' : '/messages';
-  readEach(history, base, message, messages, locs);
-  // A bare array stays one when written back from a stored v1 file, without this context.
-  if (body === undefined) requestRest = { $bare: true };
-  const conversation = makeConversation(messages, format, requestRest);
-  const context: TurnContext = { bare: body === undefined, read };
-  if (body !== undefined) context.keys = Object.keys(body);
-  return { conversation, context, locate: makeLocator(base, locs) };
+  pointer: string;
+  parts: PartSource[];
 }
 
 /**
  * A v1 message of a source message's role and parts: a user message holding
  * tool results is a `tool` message; a system message read inline gets the
- * `$inline` hint, a role other than user and assistant the `$role` hint.
+ * inline hint, a role other than user and assistant the role hint (`hints`).
+ * The message joins the read (`ctx`).
  */
 export function turnMessage(
   format: string,
-  read: WeakSet<object>,
+  hints: TurnHints,
+  ctx: ReadContext,
   sourceRole: string,
   parts: Part[],
   rest: JsonObject,
   pointer: string,
-  locs: PartLocation[],
+  locs: PartSource[],
 ): ReadMessage {
   let role = sourceRole;
   if (role === 'user' && parts.some((p) => p.type === 'tool-result')) role = 'tool';
   // A system message inside the history stays there, also when written without this read's context.
-  else if (role === 'system') setOwn(rest, '$inline', true);
-  else if (role !== 'user' && role !== 'assistant') setOwn(rest, '$role', role);
+  else if (role === 'system') setOwn(rest, hints.inline, true);
+  else if (role !== 'user' && role !== 'assistant') setOwn(rest, hints.role, role);
   const message: Message = { role, parts };
   keepProviderData(message, format, rest);
-  read.add(message);
-  return { message, loc: { pointer, parts: locs } };
+  ctx.read.add(message);
+  return { message, pointer, parts: locs };
+}
+
+/** Appends a message read to `messages` and records where it and its parts came from in `map`. */
+export function addMessage(map: SourceMap, messages: Message[], read: ReadMessage): void {
+  const i = messages.length;
+  messages.push(read.message);
+  map.message(i, read.pointer);
+  read.parts.forEach((entry, j) => map.place(i, j, entry));
 }
 
 // ---------------------------------------------------------------------------
@@ -319,8 +165,9 @@ export function partLosses(part: Part, where: PartWhere, format: string): Loss[]
 }
 
 /**
- * The block of a part of type `<format>:<block type>`, carried through from a read of this
- * format; any other type has no block here and is recorded as a loss (where `label` names).
+ * The block a kept part of this format holds (see the kit's keptPart), a copy, to be written back
+ * as it was; any other part has no block here and is a loss (where `label` names), as is a kept
+ * node that is no block, or one holding a URL the provider must not fetch.
  */
 export function keptBlock(
   part: Part,
@@ -329,15 +176,21 @@ export function keptBlock(
   where: { messageIndex?: number; partIndex?: number },
   label: string | undefined,
 ): JsonObject | undefined {
-  const pd = part.type.startsWith(`${format}:`) ? providerDataOf(part, format) : undefined;
-  if (pd === undefined) {
-    losses.push({ ...where, what: `${lossPrefix(label)}unknown part type "${part.type}"` });
+  const prefix = lossPrefix(label);
+  if (!isKeptPart(part, format)) {
+    losses.push({ ...where, what: `${prefix}unknown part type "${part.type}"` });
     return undefined;
   }
-  if (refusesKeptUrl(pd, format, losses, where, `${lossPrefix(label)}${part.type} block`))
+  const node = keptNode(part, format, losses, where, `${prefix}${part.type} block`);
+  if (node === undefined) return undefined;
+  // A hand-edited kept part may hold something other than a block: a content list holds blocks only.
+  if (!isPlainObject(node)) {
+    losses.push({ ...where, what: `${prefix}unknown part type "${part.type}"` });
     return undefined;
+  }
+  // A copy: the written value does not share its blocks with the conversation.
   const block: JsonObject = {};
-  mergeKept(block, pd);
+  for (const k of Object.keys(node)) setOwn(block, k, node[k]!);
   return block;
 }
 
@@ -349,11 +202,20 @@ export function turnMessageLosses(m: Message, index: number, format: string): Lo
   ];
 }
 
-/** The role a v1 message is written with: user for tool results, else its own (unknown ones as user, a loss, unless read so from this format). */
-export function turnRole(m: Message, index: number, format: string, losses: Loss[]): string {
+/**
+ * The role a v1 message is written with in a turn of this format: user for tool results, else
+ * its own (unknown ones as user, a loss, unless read so from this format: the role hint).
+ */
+export function writtenRole(
+  m: Message,
+  index: number,
+  format: string,
+  hints: TurnHints,
+  losses: Loss[],
+): string {
   // The hint keeps a role of the source's own (a message read with role "developer" is written
   // back so); it never renames a message: a user message with a "system" hint stays a user one.
-  if (providerDataOf(m, format)?.$role === m.role) return m.role;
+  if (providerDataOf(m, format)?.[hints.role] === m.role) return m.role;
   if (m.role === 'tool') return 'user';
   if (m.role === 'user' || m.role === 'assistant' || m.role === 'system') return m.role;
   losses.push({ messageIndex: index, what: `role "${m.role}" (written as user)` });
@@ -363,8 +225,11 @@ export function turnRole(m: Message, index: number, format: string, losses: Loss
 /** What writing the turns of one conversation needs. */
 export interface TurnWriter {
   messages: readonly Message[];
-  ctx: TurnContext | undefined;
+  /** The context the write was given (a read's of this format tells its messages apart). */
+  context: unknown;
   format: string;
+  /** The format's message hints (see {@link TurnHints}). */
+  hints: TurnHints;
   /** The provider's name, for the loss of a message it can express nothing of. */
   provider: string;
   /** Where the losses go. */
@@ -414,8 +279,8 @@ export interface WrittenTurn {
  * dropped pair, whose losses say it already).
  */
 export function writeTurn(w: TurnWriter, members: readonly number[]): WrittenTurn | undefined {
-  const { messages, ctx, format, losses } = w;
-  const lead = members.find((i) => isFromSource(ctx, messages[i]!, format)) ?? members[0]!;
+  const { messages, context, format, losses } = w;
+  const lead = members.find((i) => readHere(context, messages[i]!, format)) ?? members[0]!;
   const leadMessage = messages[lead]!;
   let blocks: JsonObject[] = [];
   let partCount = 0;
@@ -427,7 +292,7 @@ export function writeTurn(w: TurnWriter, members: readonly number[]): WrittenTur
   for (const i of members) {
     const m = messages[i]!;
     losses.push(...turnMessageLosses(m, i, format));
-    const dropped = isFromSource(ctx, m, format) ? undefined : providerExecutedParts(m);
+    const dropped = readHere(context, m, format) ? undefined : providerExecutedParts(m);
     m.parts.forEach((p, j) => {
       const what = dropped?.get(j);
       if (what !== undefined) {
@@ -443,8 +308,8 @@ export function writeTurn(w: TurnWriter, members: readonly number[]): WrittenTur
       blocks.push(...written);
     });
   }
-  const exact = members.length === 1 && isFromSource(ctx, leadMessage, format);
-  const role = turnRole(leadMessage, lead, format, losses);
+  const exact = members.length === 1 && readHere(context, leadMessage, format);
+  const role = writtenRole(leadMessage, lead, format, w.hints, losses);
   // All results of a turn go first in its user message (providers.md §3, §5).
   if (!exact && role === 'user')
     blocks = resultsFirst(blocks, (b) => w.isResult(b) && !pinned.has(b));

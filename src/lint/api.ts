@@ -2,8 +2,8 @@
  * Lint as a library call: one conversation's JSON text in, findings out,
  * with the CLI's defaults for severities.
  */
-import type { TargetChoice } from '../config/names.js';
 import type { Config } from '../config/schema.js';
+import type { FromChoice, TargetChoice } from '../names.js';
 import type { Severity } from '../rules/rule.js';
 import { lintText, type EnabledRules, type Finding } from './engine.js';
 import { SeverityResolver } from './severity.js';
@@ -18,7 +18,7 @@ export interface LintConversationOptions {
    */
   target?: TargetChoice;
   /** The format (default `auto`). */
-  from?: string;
+  from?: FromChoice;
   /** RFC 6901 pointer tokens of the conversation inside the document. */
   pointer?: string[];
   /** Do not report the unanswered calls of a trailing assistant message. */

@@ -4,15 +4,17 @@
  * positions are recovered only for conversations that have findings.
  */
 import { analyzePairing, pairsCleanly, type Pairing } from '../core/pairing.js';
-import { detectFormat } from '../formats/detect.js';
+import { detectFormat, eventLogFormat } from '../formats/detect.js';
 import { targetFor, type ConversationFormat, type ReadResult } from '../formats/format.js';
-import { formatByName } from '../formats/index.js';
+import { decodeUtf8, kindFromName } from '../formats/kit/document.js';
 import {
-  decodeUtf8,
+  eachByteLine,
+  eachTextLine,
   firstInvalidUtf8,
-  kindFromName,
+  isBlankLine,
+  lineText,
   startsWithUtf16Bom,
-} from '../model/document.js';
+} from '../formats/kit/units.js';
 import { SourceError } from '../model/errors.js';
 import {
   isTooLong,
@@ -270,8 +272,8 @@ function lintValue(
   const tokens = options.pointer;
   const found =
     tokens === undefined || tokens.length === 0
-      ? lintConversation(value, '', options, options.from, targets)
-      : lintConversation(valueAt(value, tokens), toPointer(tokens), options, options.from, targets);
+      ? lintAt(value, '', options, options.from, targets)
+      : lintAt(valueAt(value, tokens), toPointer(tokens), options, options.from, targets);
   if (out.length === 0) return found;
   for (const f of found) out.push(f);
   return out;
@@ -298,7 +300,7 @@ function notConversation(
 }
 
 /** Runs the rules over the conversation value at `rootPointer` (undefined when nothing is there). */
-function lintConversation(
+function lintAt(
   target: JsonValue | undefined,
   rootPointer: string,
   options: LintOptions,
@@ -478,15 +480,9 @@ export function jsonlLineText(
   severity: FindingSeverity | undefined,
   bad: Finding[],
 ): string | undefined {
-  let text: string;
-  try {
-    text = DECODER.decode(bytes);
-  } catch {
-    if (severity !== undefined) bad.push(badBytesFinding(bytes, line, severity));
-    return undefined;
-  }
-  if (text.endsWith('\r')) text = text.slice(0, -1);
-  return /^[ \t\r]*$/.test(text) ? undefined : text;
+  const text = lineText(bytes);
+  if (text === null && severity !== undefined) bad.push(badBytesFinding(bytes, line, severity));
+  return text ?? undefined;
 }
 
 /**
@@ -505,22 +501,20 @@ function lintJsonlBytes(
   const lines: { text: string; line: number }[] = [];
   const bad: Finding[] = [];
   const long: LongLine[] = [];
-  for (let start = 0, line = 1; start < bytes.length; line++) {
-    const nl = bytes.indexOf(10, start);
-    const end = nl === -1 ? bytes.length : nl;
-    const piece = bytes.subarray(start, end);
-    start = end + 1;
-    if (isTooLong(piece.length)) {
-      long.push({ line, bytes: piece.length });
-      continue;
+  eachByteLine(bytes, (start, end, _eol, line) => {
+    if (isTooLong(end - start)) {
+      long.push({ line, bytes: end - start });
+      return;
     }
-    const text = jsonlLineText(piece, line, severity, bad);
+    const text = jsonlLineText(bytes.subarray(start, end), line, severity, bad);
     if (text !== undefined) lines.push({ text, line });
-  }
+  });
   // A session is one conversation over all its lines: without one of them, its findings could be
   // false (a result on the unread line), so only the line is reported.
   const findings =
-    long.length > 0 && isEventLog(lines, options) ? [] : lintJsonlLines(lines, options, targets);
+    long.length > 0 && eventLogOfLines(lines, options) !== null
+      ? []
+      : lintJsonlLines(lines, options, targets);
   for (const f of bad) findings.push(f);
   sortFindings(findings);
   const result: FileResult = { file, findings, ...countFindings(findings), targets };
@@ -570,17 +564,9 @@ export function lintBytes(file: string, bytes: Uint8Array, options: LintOptions)
 /** The non-blank lines of a JSONL text, with their 1-based numbers. */
 function jsonlLines(text: string): { text: string; line: number }[] {
   const out: { text: string; line: number }[] = [];
-  let start = 0;
-  let number = 1;
-  while (start < text.length) {
-    const nl = text.indexOf('\n', start);
-    const end = nl === -1 ? text.length : nl;
-    let line = text.slice(start, end);
-    if (line.endsWith('\r')) line = line.slice(0, -1);
-    if (!/^[ \t\r]*$/.test(line)) out.push({ text: line, line: number });
-    number++;
-    start = end + 1;
-  }
+  eachTextLine(text, (raw, _eol, line) => {
+    if (!isBlankLine(raw)) out.push({ text: raw, line });
+  });
   return out;
 }
 
@@ -594,28 +580,26 @@ function lintJsonlLines(
   options: LintOptions,
   targets: TargetSink,
 ): Finding[] {
-  if (isEventLog(lines, options)) return lintEventLog(lines, options, targets);
+  const log = eventLogOfLines(lines, options);
+  if (log !== null) return lintEventLog(lines, log, options, targets);
   const out: Finding[] = [];
   for (const l of lines) for (const f of lintText(l.text, options, l.line, targets)) out.push(f);
   return out;
 }
 
 /** True when a JSONL file is one event log (a Claude Code session), judged by its first line. */
-function isEventLog(lines: readonly { text: string }[], options: LintOptions): boolean {
-  if ((options.pointer ?? []).length > 0 || lines.length === 0) return false;
-  if (options.from !== undefined && options.from !== 'auto') return options.from === 'claude-code';
-  const format = formatByName('claude-code');
-  if (format === undefined) return false;
-  try {
-    return format.detect([JSON.parse(lines[0]!.text) as JsonValue]);
-  } catch {
-    return false;
-  }
+function eventLogOfLines(
+  lines: readonly { text: string }[],
+  options: LintOptions,
+): ConversationFormat | null {
+  if (lines.length === 0) return null;
+  return eventLogFormat(options.from, options.pointer ?? [], () => lines[0]!.text);
 }
 
 /** Lints an event log: all its lines form one conversation; findings point at the event's line. */
 function lintEventLog(
   lines: readonly { text: string; line: number }[],
+  format: ConversationFormat,
   options: LintOptions,
   targets: TargetSink,
 ): Finding[] {
@@ -634,7 +618,7 @@ function lintEventLog(
   if (events.length === 0) return sortFindings(out);
   // Each finding's pointer starts with the event's index: place it within that event's line.
   const byEvent = new Map<number, RawFinding[]>();
-  for (const f of lintConversation(events, '', options, 'claude-code', targets)) {
+  for (const f of lintAt(events, '', options, format.name, targets)) {
     const m = /^\/(\d+)(\/.*)?$/.exec(f.pointer);
     const index = m === null ? 0 : Number(m[1]);
     const list = byEvent.get(index) ?? [];

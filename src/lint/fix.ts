@@ -11,7 +11,8 @@ import { PROVIDER_STORAGE_SCHEMES } from '../core/url.js';
 import type { ProviderView } from '../core/turns.js';
 import { mapConversations } from '../formats/conversations.js';
 import { targetFor } from '../formats/format.js';
-import { readDocument, serializeDocument, startsWithUtf16Bom } from '../model/document.js';
+import { readDocument, serializeDocument } from '../formats/kit/document.js';
+import { eachByteLine, startsWithUtf16Bom } from '../formats/kit/units.js';
 import { ReadOnlyFormatError, SourceError } from '../model/errors.js';
 import { isTooLong } from '../model/text-limit.js';
 import type { Message } from '../model/types.js';
@@ -159,17 +160,13 @@ function fixDocument(
 function fixJsonlLines(bytes: Uint8Array, plan: FixPlan, options: FixOptions): Uint8Array | null {
   const pieces: Uint8Array[] = [];
   let changed = false;
-  for (let start = 0; start < bytes.length;) {
-    const nl = bytes.indexOf(10, start);
-    const end = nl === -1 ? bytes.length : nl + 1;
-    const line = bytes.subarray(start, end);
+  eachByteLine(bytes, (start, end, eol) => {
+    // The line with its line end: a line fixed on its own is written back with it.
+    const line = bytes.subarray(start, eol === '' ? end : end + 1);
     const fixed =
-      !isTooLong((nl === -1 ? end : nl) - start) && isUtf8(line)
-        ? fixDocument(line, 'jsonl', plan, options)
-        : null;
+      !isTooLong(end - start) && isUtf8(line) ? fixDocument(line, 'jsonl', plan, options) : null;
     if (fixed !== null) changed = true;
     pieces.push(fixed === null ? line : typeof fixed === 'string' ? Buffer.from(fixed) : fixed);
-    start = end;
-  }
+  });
   return changed ? Buffer.concat(pieces) : null;
 }

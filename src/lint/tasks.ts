@@ -6,7 +6,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { describeFsError, SourceError } from '../model/errors.js';
-import { kindFromName } from '../model/document.js';
+import { kindFromName } from '../formats/kit/document.js';
 import {
   applyMaxTextBytesEnv,
   isTooLong,
@@ -28,8 +28,8 @@ import {
   type LintOptions,
   type TargetSink,
 } from './engine.js';
-import { formatByName } from '../formats/index.js';
-import type { JsonValue } from '../model/json.js';
+import { eventLogByChoice, eventLogFormat } from '../formats/detect.js';
+import { eachByteLine, lineText, readLines } from '../formats/kit/units.js';
 
 /** Lint options in a form that crosses a thread boundary. */
 export interface TaskOptions {
@@ -163,75 +163,31 @@ function forEachLine(
   onLine: (bytes: Uint8Array, index: number) => void,
   onLong: (bytes: number, index: number) => void,
 ): { lines: number; bytes: number } {
-  const buf = scratchBuffer(CHUNK);
-  const limit = maxTextBytes();
-  // A line that spans chunks is kept as pieces and joined once at its end: joining at every
-  // chunk copied a 256 MB line 256 times over (34 s).
-  let pieces: Buffer[] = [];
-  let carried = 0;
-  let tooLong = false;
-  let index = 0;
-  let bytes = 0;
-  const endLine = (last: Uint8Array): void => {
-    const length = carried + last.length;
-    if (tooLong || length > limit) onLong(length, index++);
-    else onLine(pieces.length === 0 ? last : Buffer.concat([...pieces, last], length), index++);
-    if (carried === 0) return;
-    pieces = [];
-    carried = 0;
-    tooLong = false;
-  };
-  for (;;) {
-    const bytesRead = read(buf, 0, CHUNK);
-    if (bytesRead === 0) break;
-    bytes += bytesRead;
-    // Only this read's bytes: a pipe fills a little of the buffer, the rest is an older read.
-    const chunk = buf.subarray(0, bytesRead);
-    let from = 0;
-    for (;;) {
-      const nl = chunk.indexOf(10, from);
-      if (nl === -1) break;
-      endLine(chunk.subarray(from, nl));
-      from = nl + 1;
-    }
-    if (from < bytesRead) {
-      carried += bytesRead - from;
-      if (carried > limit) {
-        tooLong = true;
-        pieces = [];
-      } else pieces.push(Buffer.from(chunk.subarray(from)));
-    }
-  }
-  if (carried > 0) endLine(new Uint8Array(0));
-  return { lines: index, bytes };
-}
-
-/** True when a line's text is only whitespace. */
-function isBlank(text: string): boolean {
-  return /^[ \t\r]*$/.test(text);
+  return readLines(read, scratchBuffer(CHUNK), maxTextBytes(), onLine, onLong);
 }
 
 /** Whether the session check needs a JSONL file's first bytes, or is decided by the options. */
 function eventLogByOptions(options: LintOptions): boolean | undefined {
-  if ((options.pointer ?? []).length > 0) return false;
-  if (options.from !== undefined && options.from !== 'auto') return options.from === 'claude-code';
-  return formatByName('claude-code') === undefined ? false : undefined;
+  const decided = eventLogByChoice(options.from, options.pointer ?? []);
+  return decided === undefined ? undefined : decided !== null;
 }
 
 /** True when the first line of a JSONL file's first bytes is an event of an event-log format (one conversation per file). */
 function startsWithEvent(head: Uint8Array, options: LintOptions): boolean {
-  const decided = eventLogByOptions(options);
-  if (decided !== undefined) return decided;
-  const first = Buffer.from(head.buffer, head.byteOffset, head.length)
-    .toString('utf8')
-    .split('\n')
-    .find((l) => !isBlank(l));
-  if (first === undefined) return false;
-  try {
-    return formatByName('claude-code')!.detect([JSON.parse(first) as JsonValue]);
-  } catch {
+  const log = eventLogFormat(options.from, options.pointer ?? [], () => firstLineOf(head));
+  return log !== null;
+}
+
+/** The text of the first non-blank line of a file's first bytes (cut short, it may not parse). */
+function firstLineOf(head: Uint8Array): string | undefined {
+  let first: string | undefined;
+  eachByteLine(head, (start, end) => {
+    const text = lineText(head.subarray(start, end));
+    if (text === undefined) return true;
+    first = text ?? undefined;
     return false;
-  }
+  });
+  return first;
 }
 
 /** The first bytes of an open regular file. */

@@ -62,14 +62,6 @@ export function isObject(v: JsonValue | undefined): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof JsonNumber);
 }
 
-/** The `providerData` entry a format left on a message, part or conversation, if any. */
-export function providerDataOf(obj: JsonObject, format: string): JsonObject | undefined {
-  const pd = obj.providerData;
-  if (!isObject(pd)) return undefined;
-  const entry = pd[format];
-  return isObject(entry) ? entry : undefined;
-}
-
 /**
  * The label a format reader gives a content block that has no string `type`
  * (it is kept whole as the part type `<format>:invalid`): the provider

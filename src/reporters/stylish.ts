@@ -8,7 +8,7 @@ import { terminalSafe } from './terminal.js';
 import type { Reporter } from './types.js';
 
 /** One line a terminal shows as written: line breaks become spaces, other controls `\uXXXX`. */
-function oneLine(s: string): string {
+function terminalLine(s: string): string {
   return terminalSafe(s.replace(/\r?\n/g, ' '));
 }
 
@@ -24,11 +24,11 @@ export const stylishReporter: Reporter = (results, ctx) => {
   let unreadable = 0;
   for (const file of results.files) {
     if (file.error === undefined && file.findings.length === 0) continue;
-    out.push(c.underline(oneLine(file.file)));
+    out.push(c.underline(terminalLine(file.file)));
     // A file that could not be read (or, with --fix, written): the error first, then any findings.
     if (file.error !== undefined) {
       unreadable++;
-      out.push(`  ${c.red('error')}  ${oneLine(file.error.message)}`);
+      out.push(`  ${c.red('error')}  ${terminalLine(file.error.message)}`);
       if (file.findings.length === 0) {
         out.push('');
         continue;
@@ -39,7 +39,7 @@ export const stylishReporter: Reporter = (results, ctx) => {
       return [
         `${f.line}:${f.column}`,
         f.severity === 'error' ? 'error' : 'warning',
-        oneLine(f.message),
+        terminalLine(f.message),
         f.ruleId,
       ];
     });

@@ -9,6 +9,7 @@ import type { JsonObject, JsonValue } from '../model/json.js';
 import { isObject, type Message, type Part } from '../model/types.js';
 import { turnOrderProblems } from '../core/turn-order.js';
 import { providerTurns, type ProviderView, type Turn } from '../core/turns.js';
+import type { TargetName } from '../names.js';
 import type { LintSubject, Report, Rule } from './rule.js';
 
 export { turnParts, type TurnPart } from '../core/turn-order.js';
@@ -32,7 +33,7 @@ export function bedrockTurns(subject: LintSubject): Turn[] {
 }
 
 /** How a provider sees a subject: natively when it was read from that provider's own format. */
-export function viewOf(subject: LintSubject, target: string): ProviderView {
+export function viewOf(subject: LintSubject, target: TargetName): ProviderView {
   return { target, native: subject.format === target };
 }
 
@@ -41,7 +42,7 @@ export function viewOf(subject: LintSubject, target: string): ProviderView {
  * for its target, those of this rule (normalize with the target repairs the
  * same problems).
  */
-export function turnOrderCheck(ruleId: string, target: string): Check {
+export function turnOrderCheck(ruleId: string, target: TargetName): Check {
   return (subject, ctx) => {
     for (const p of turnOrderProblems(subject.messages, viewOf(subject, target))) {
       if (p.ruleId !== ruleId) continue;

@@ -16,8 +16,8 @@ import { aiSdkUiFormat as fmt } from '../../src/formats/ai-sdk-ui/index.js';
 import { detectFormat } from '../../src/formats/detect.js';
 import type { Conversation } from '../../src/formats/format.js';
 import { formatByName } from '../../src/formats/index.js';
-import { withMessages } from '../../src/formats/native.js';
-import { openaiChatFormat } from '../../src/formats/openai-chat.js';
+import { withMessages } from '../../src/formats/histlint/index.js';
+import { openaiChatFormat } from '../../src/formats/openai-chat/index.js';
 import { jsonEqual, parseJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import type { Part } from '../../src/model/types.js';
 import { ROOT, runCli } from '../helpers/cli.js';
@@ -536,6 +536,8 @@ describe('ai-sdk-ui through the command line', () => {
           providerData: { 'ai-sdk-ui': { id: 'm1' } },
         },
       ],
+      // A bare array is recorded, so a write of the stored file gives one back.
+      providerData: { 'ai-sdk-ui': { $bare: true } },
     });
     const sdk = await runCli(['convert', input, '--from', 'ai-sdk', '--to', 'histlint'], {
       cwd: work,

@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
 import { analyzePairing } from '../../src/core/pairing.js';
 import { unsafeMediaScheme } from '../../src/core/url.js';
-import { aiSdkFormat as fmt } from '../../src/formats/ai-sdk.js';
+import { aiSdkFormat as fmt } from '../../src/formats/ai-sdk/index.js';
 import type { Conversation } from '../../src/formats/format.js';
-import { openaiChatFormat } from '../../src/formats/openai-chat.js';
+import { openaiChatFormat } from '../../src/formats/openai-chat/index.js';
 import { TRUNCATED_ARGS_KEY } from '../../src/formats/shared.js';
 import { jsonEqual, parseJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import { parsePointer, valueAt } from '../../src/model/pointer.js';
@@ -219,6 +219,49 @@ describe('ai-sdk fixtures', () => {
       toolName: 'get_forecast',
       output: { type: 'error-text', value: 'forecast service down' },
     });
+  });
+
+  it('keeps the bare shape and the call options key order, with and without the read context', () => {
+    const stored = (c: Conversation): Conversation => copy(c) as Conversation;
+    for (const source of [
+      [{ role: 'user', content: [{ type: 'text', text: 'hi', providerOptions: {} }] }],
+      {
+        temperature: 0.5,
+        messages: [{ role: 'user', content: 'hi' }],
+        system: 'Be brief.',
+        model: 'openai/gpt-5',
+      },
+    ]) {
+      const value = parseJson(JSON.stringify(source));
+      const read = fmt.read(value);
+      for (const written of [
+        fmt.write(read.conversation, read.context).value,
+        fmt.write(stored(read.conversation)).value,
+      ]) {
+        expect(JSON.stringify(copy(written))).toBe(JSON.stringify(copy(value)));
+      }
+    }
+  });
+
+  it('writes a message read here back as it was, also from a stored v1 file', () => {
+    // A tool message with text (another format would move it to a user message).
+    const value = parseJson(
+      JSON.stringify([
+        {
+          role: 'assistant',
+          content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 't', input: {} }],
+        },
+        { role: 'tool', content: [{ type: 'text', text: 'done', providerOptions: {} }] },
+      ]),
+    );
+    const read = fmt.read(value);
+    for (const written of [
+      fmt.write(read.conversation, read.context),
+      fmt.write(copy(read.conversation) as Conversation),
+    ]) {
+      expect(jsonEqual(written.value, value)).toBe(true);
+      expect(written.losses).toEqual([]);
+    }
   });
 
   it('refuses to read what is not a ModelMessage array', () => {

@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
-import { anthropicFormat } from '../../src/formats/anthropic.js';
+import { anthropicFormat } from '../../src/formats/anthropic/index.js';
 import type { Conversation } from '../../src/formats/format.js';
 import { stringifyJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import type { Message } from '../../src/model/types.js';

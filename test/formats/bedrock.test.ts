@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
-import { bedrockFormat } from '../../src/formats/bedrock.js';
+import { bedrockFormat } from '../../src/formats/bedrock/index.js';
 import type { Conversation } from '../../src/formats/format.js';
 import { jsonEqual, stringifyJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import type { Message } from '../../src/model/types.js';

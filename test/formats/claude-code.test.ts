@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { normalizeHistory } from '../../src/core/normalize.js';
-import { claudeCodeFormat, type ClaudeCodeContext } from '../../src/formats/claude-code.js';
+import { claudeCodeFormat, type ClaudeCodeContext } from '../../src/formats/claude-code/index.js';
 import { SourceError } from '../../src/model/errors.js';
 import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import { parsePointer, valueAt } from '../../src/model/pointer.js';
@@ -301,5 +301,153 @@ describeShared('claude-code detection on the corpus', 'corpus', () => {
     }
     expect(values.length).toBeGreaterThan(80);
     for (const [label, value] of values) expect(claudeCodeFormat.detect(value), label).toBe(false);
+  });
+});
+
+/** A session event of the main thread, with Claude Code's usual metadata. */
+function event(
+  type: 'user' | 'assistant',
+  uuid: string,
+  parentUuid: string | null,
+  content: JsonValue,
+  extra: JsonObject = {},
+): JsonObject {
+  const message: JsonObject = { role: type, content };
+  if (type === 'assistant') message.id = `msg_${uuid}`;
+  return {
+    type,
+    uuid,
+    parentUuid,
+    isSidechain: false,
+    sessionId: 'sess-1',
+    timestamp: '2025-07-01T10:00:00.000Z',
+    message,
+    ...extra,
+  };
+}
+
+const PROMPT = event('user', 'u1', null, 'List the files.');
+const CALL = event('assistant', 'a1', 'u1', [
+  { type: 'tool_use', id: 'toolu_ls', name: 'Bash', input: { command: 'ls' } },
+]);
+const RESULT = event('user', 'r1', 'a1', [
+  { type: 'tool_result', tool_use_id: 'toolu_ls', content: 'a.txt\nb.txt' },
+]);
+const ANSWER = event('assistant', 'a2', 'r1', [{ type: 'text', text: 'Two files.' }]);
+
+const toJsonl = (events: JsonValue[]): string =>
+  events.map((e) => stringifyJson(e, 0) + '\n').join('');
+
+/** Lint findings (rule and line) of a JSONL session, through the CLI. */
+async function lintSession(jsonl: string): Promise<{ ruleId: string; line: number }[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'histlint-claude-code-'));
+  try {
+    writeFileSync(path.join(dir, 'session.jsonl'), jsonl);
+    const r = await runCli(['lint', '--format', 'json', 'session.jsonl'], { cwd: dir });
+    const report = JSON.parse(r.stdout) as {
+      files: { findings: { ruleId: string; line: number }[] }[];
+    };
+    return report.files[0]!.findings.map((f) => ({ ruleId: f.ruleId, line: f.line }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('claude-code events logged twice (a resumed session)', () => {
+  it('reads a tool_result event logged again under its uuid once, located at its first line', () => {
+    // The copy was written on resume: same message, its own timestamp.
+    const copy = { ...RESULT, timestamp: '2025-07-01T11:00:00.000Z' };
+    const value = [PROMPT, CALL, RESULT, copy, ANSWER];
+    const read = claudeCodeFormat.read(value);
+    expect(eventOutline(read)).toBe('u0 a1 t2 a4');
+    const results = read.conversation.messages.flatMap((m) =>
+      m.parts.filter((p) => p.type === 'tool-result'),
+    );
+    expect(results).toHaveLength(1);
+    expect(read.locate(2)).toBe('/2');
+    expect(read.locate(2, 0, ['callId'])).toBe('/2/message/content/0/tool_use_id');
+    // The first copy's record is kept, not the later one's.
+    const pd = (read.conversation.messages[2]!.providerData as JsonObject)[
+      'claude-code'
+    ] as JsonObject;
+    expect(pd.timestamp).toBe(RESULT.timestamp);
+    expect((read.context as ClaudeCodeContext).duplicateEvents).toEqual([3]);
+    expectLocatable(value, read);
+    expect(normalizeHistory(read.conversation.messages).changed).toBe(false);
+  });
+
+  it('reads a whole session copied again on resume once (the copied prompt is no rewind)', () => {
+    const next = event('user', 'u2', 'a2', 'And the hidden ones?');
+    const reply = event('assistant', 'a3', 'u2', [{ type: 'text', text: 'None.' }]);
+    const last = event('user', 'u3', 'a3', 'Thanks.');
+    const bye = event('assistant', 'a4', 'u3', [{ type: 'text', text: 'Welcome.' }]);
+    const before = [PROMPT, CALL, RESULT, ANSWER, next, reply];
+    const value = [...before, ...before, last, bye];
+    const read = claudeCodeFormat.read(value);
+    // Two prompts on one parent would be a rewind, abandoning all that follows the first.
+    expect(eventOutline(read)).toBe('u0 a1 t2 a3 u4 a5 u12 a13');
+    const ctx = read.context as ClaudeCodeContext;
+    expect(ctx.abandonedEvents).toEqual([]);
+    expect(ctx.duplicateEvents).toEqual([6, 7, 8, 9, 10, 11]);
+    expectLocatable(value, read);
+  });
+
+  it('leaves the context as it was when no event is logged twice', () => {
+    const read = claudeCodeFormat.read([PROMPT, CALL, RESULT, ANSWER]);
+    expect(read.context).not.toHaveProperty('duplicateEvents');
+  });
+
+  it('reads a later copy whose message differs as well, so lint shows the conflict', () => {
+    // Not the same event written again: which one Claude Code sent cannot be told, so neither
+    // is hidden. Here the later copy carries more content than the first.
+    const longer = event('user', 'r1', 'a1', [
+      { type: 'tool_result', tool_use_id: 'toolu_ls', content: 'a.txt\nb.txt\nc.txt' },
+    ]);
+    const value = [PROMPT, CALL, RESULT, longer, ANSWER];
+    const read = claudeCodeFormat.read(value);
+    expect(eventOutline(read)).toBe('u0 a1 t2 t3 a4');
+    expect(read.context).not.toHaveProperty('duplicateEvents');
+    expect(read.locate(3, 0, ['callId'])).toBe('/3/message/content/0/tool_use_id');
+    expectLocatable(value, read);
+  });
+
+  it('lint: no duplicate-tool-result for a tool_result event logged twice; normalize keeps it all', async () => {
+    const copy = { ...RESULT, timestamp: '2025-07-01T11:00:00.000Z' };
+    const jsonl = toJsonl([PROMPT, CALL, RESULT, copy, ANSWER]);
+    const findings = await lintSession(jsonl);
+    expect(findings.map((f) => f.ruleId)).not.toContain('duplicate-tool-result');
+    // Nothing to repair: normalize --check says the session would not change.
+    const dir = mkdtempSync(path.join(tmpdir(), 'histlint-claude-code-'));
+    try {
+      writeFileSync(path.join(dir, 'session.jsonl'), jsonl);
+      const check = await runCli(['normalize', '--check', 'session.jsonl'], { cwd: dir });
+      expect(check.code, check.stderr).toBe(0);
+      // normalize itself refuses the read-only format; convert shows what is read: all but the copy.
+      const plain = await runCli(['normalize', 'session.jsonl'], { cwd: dir });
+      expect(plain.code).toBe(2);
+      expect(plain.stderr).toContain('read only');
+      const v1 = await runCli(['convert', '--to', 'histlint', 'session.jsonl'], { cwd: dir });
+      expect(v1.code, v1.stderr).toBe(0);
+      const messages = (parseJson(v1.stdout) as JsonObject).messages as JsonObject[];
+      expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+      const n = normalizeHistory(
+        claudeCodeFormat.read(parseJson(`[${jsonl.trim().split('\n').join(',')}]`)).conversation
+          .messages,
+      );
+      expect(n.repair.dropped).toEqual([]);
+      expect(n.repair.synthesized).toEqual([]);
+      expect(n.changed).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('lint: a later copy with other content is reported as a duplicate result, at its line', async () => {
+    const other = event('user', 'r1', 'a1', [
+      { type: 'tool_result', tool_use_id: 'toolu_ls', content: 'a.txt\nb.txt\nc.txt' },
+    ]);
+    const findings = await lintSession(toJsonl([PROMPT, CALL, RESULT, other, ANSWER]));
+    const dup = findings.filter((f) => f.ruleId === 'duplicate-tool-result');
+    expect(dup.map((f) => f.line)).toEqual([4]);
   });
 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
 import type { Conversation } from '../../src/formats/format.js';
-import { GEMINI_SKIP_SIGNATURE, geminiFormat } from '../../src/formats/gemini.js';
+import { GEMINI_SKIP_SIGNATURE, geminiFormat } from '../../src/formats/gemini/index.js';
 import { jsonEqual, stringifyJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import type { Part } from '../../src/model/types.js';
 import { ROOT } from '../helpers/cli.js';
@@ -321,6 +321,90 @@ describe('gemini fixtures', () => {
     // A call from another provider carries the documented placeholder signature, on the first call only.
     expect(parts[0]!.thoughtSignature).toBe(GEMINI_SKIP_SIGNATURE);
     expect(parts[1]!.thoughtSignature).toBeUndefined();
+  });
+
+  it('keeps the request key order, with and without the read context', () => {
+    const contents = [{ role: 'user', parts: [{ text: 'hi' }] }];
+    const si = { parts: [{ text: 'Be brief.' }] };
+    for (const value of [
+      { contents, systemInstruction: si, generationConfig: { temperature: 0 } },
+      { systemInstruction: si, contents, model: 'gemini-2.5-flash' },
+      { generationConfig: {}, model: 'gemini-2.5-flash', contents },
+    ] as JsonObject[]) {
+      const read = geminiFormat.read(value);
+      const stored = JSON.parse(stringifyJson(read.conversation)) as Conversation;
+      for (const written of [
+        geminiFormat.write(read.conversation, read.context).value,
+        geminiFormat.write(stored).value,
+      ])
+        expect(Object.keys(written as JsonObject)).toEqual(Object.keys(value));
+    }
+  });
+
+  it('locates a system instruction given as a Part or a list at its own nodes', () => {
+    const contents = [{ role: 'user', parts: [{ text: 'hi' }] }];
+    const part = geminiFormat.read({ contents, systemInstruction: { text: 'A part' } });
+    expect(part.locate(0, 0)).toBe('/systemInstruction');
+    expect(part.locate(0, 0, ['text'])).toBe('/systemInstruction/text');
+    const list = geminiFormat.read({
+      contents,
+      config: { system_instruction: ['a', { text: 'b' }] },
+    });
+    expect(list.locate(0, 0, ['text'])).toBe('/config/system_instruction/0');
+    expect(list.locate(0, 1, ['text'])).toBe('/config/system_instruction/1/text');
+  });
+
+  it('locates the content of a function response: its response, then each item of its parts', () => {
+    const value: JsonValue = {
+      contents: [
+        { role: 'model', parts: [{ functionCall: { id: 'c', name: 'f', args: {} } }] },
+        {
+          role: 'user',
+          parts: [
+            {
+              functionResponse: {
+                id: 'c',
+                name: 'f',
+                response: { output: 'ok' },
+                parts: [{ inlineData: { mimeType: 'image/png', data: 'AAAA' } }],
+              },
+            },
+          ],
+        },
+      ],
+    };
+    const read = geminiFormat.read(value);
+    const at = '/contents/1/parts/0/functionResponse';
+    expect(read.locate(1, 0, ['content', 0])).toBe(`${at}/response`);
+    expect(read.locate(1, 0, ['content', 1])).toBe(`${at}/parts/0`);
+    expect(read.locate(1, 0, ['content', 1, 'data'])).toBe(`${at}/parts/0`);
+  });
+
+  it('does not write back a kept function response item that holds a file: URL', () => {
+    const value: JsonValue = {
+      contents: [
+        { role: 'model', parts: [{ functionCall: { id: 'c', name: 'f', args: {} } }] },
+        {
+          role: 'user',
+          parts: [
+            {
+              functionResponse: {
+                id: 'c',
+                name: 'f',
+                response: { output: 'ok' },
+                parts: [{ fileData: { fileUri: 'file:///etc/passwd' } }],
+              },
+            },
+          ],
+        },
+      ],
+    };
+    const read = geminiFormat.read(value);
+    const written = geminiFormat.write(read.conversation, read.context);
+    expect(stringifyJson(written.value)).not.toContain('file:');
+    expect(written.losses.map((l) => l.what)).toEqual([
+      'tool result content 0 (gemini:part part) with a file: URL',
+    ]);
   });
 });
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
 import { analyzePairing } from '../../src/core/pairing.js';
 import type { Conversation } from '../../src/formats/format.js';
-import { openaiChatFormat as fmt } from '../../src/formats/openai-chat.js';
+import { openaiChatFormat as fmt } from '../../src/formats/openai-chat/index.js';
 import { jsonEqual, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import { parsePointer, valueAt } from '../../src/model/pointer.js';
 import { EnvelopeSchema } from '../../src/model/schema.js';
@@ -206,8 +206,9 @@ describe('openai-chat fixtures', () => {
     expect(parts(c).find((p) => p.id === 'call_trunc')!.arguments).toBe(
       '{"party": 2, "time": "19:',
     );
-    const out = fmt.write(c).value as JsonObject;
-    const calls = ((out.messages as JsonObject[])[1]!.tool_calls as JsonObject[]).map(
+    // Read from a bare array, stored as v1: written back bare.
+    const out = fmt.write(c).value as JsonObject[];
+    const calls = (out[1]!.tool_calls as JsonObject[]).map(
       (t) => (t.function as JsonObject).arguments,
     );
     expect(calls[0]).toBe('{"party": 2, "time": "19:');
@@ -247,9 +248,59 @@ describe('openai-chat fixtures', () => {
     const read = fmt.read(copy(source));
     expect(roles(source).slice(8)).toEqual(['assistant', 'assistant', 'assistant']);
     expect(roles(fmt.write(read.conversation, read.context).value)).toEqual(roles(source));
-    // A stored v1 file: each of them carries Chat's providerData, so none joins another.
-    const stored = fmt.write(copy(read.conversation)).value as JsonObject;
-    expect(roles(stored.messages!)).toEqual(roles(source));
+    // A stored v1 file: each of them carries Chat's providerData, so none joins another; and
+    // the bare array read comes back bare (the conversation's `$bare`).
+    const stored = fmt.write(copy(read.conversation)).value;
+    expect(Array.isArray(stored)).toBe(true);
+    expect(roles(stored)).toEqual(roles(source));
+  });
+
+  it('keeps the request body in its key order, with or without the read context', () => {
+    const body = {
+      messages: [{ role: 'user', content: 'hi' }],
+      temperature: 0,
+      model: 'gpt-4o',
+    };
+    const read = fmt.read(copy(body));
+    for (const written of [
+      fmt.write(read.conversation, read.context).value,
+      fmt.write(copy(read.conversation)).value,
+    ]) {
+      expect(Object.keys(written as JsonObject)).toEqual(['messages', 'temperature', 'model']);
+    }
+  });
+
+  it('with the read context, keeps the messages of the file apart and drops an added provider-executed call', () => {
+    const source = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'a' },
+      { role: 'assistant', content: 'b' },
+    ];
+    const first = fmt.read(copy(source));
+    const again = fmt.read(copy(source));
+    const added: Conversation['messages'] = [
+      { role: 'user', parts: [{ type: 'text', text: 'search' }] },
+      {
+        role: 'assistant',
+        parts: [
+          { type: 'tool-call', id: 'ws', name: 'web_search', arguments: '{}' },
+          { type: 'tool-result', callId: 'ws', content: [{ type: 'text', text: 'found' }] },
+          { type: 'text', text: 'Done.' },
+        ],
+      },
+    ];
+    // The messages of an earlier read of the same file, written with the context of a later one.
+    const messages = [...(copy(first.conversation.messages) as typeof added), ...added];
+    const written = fmt.write({ ...again.conversation, messages }, again.context);
+    expect(written.value).toEqual([
+      ...source,
+      { role: 'user', content: 'search' },
+      { role: 'assistant', content: 'Done.' },
+    ]);
+    expect(written.losses.map((l) => l.what)).toEqual([
+      'provider-executed tool call "ws" (web_search)',
+      'result of provider-executed tool call "ws"',
+    ]);
   });
 
   it('carries unknown parts and fields through', () => {

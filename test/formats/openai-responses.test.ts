@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { analyzePairing } from '../../src/core/pairing.js';
 import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
 import type { Conversation, WriteResult } from '../../src/formats/format.js';
-import { openaiResponsesFormat as fmt } from '../../src/formats/openai-responses.js';
+import { keptPartNode } from '../../src/formats/kit/kept.js';
+import { openaiResponsesFormat as fmt } from '../../src/formats/openai-responses/index.js';
 import {
   jsonEqual,
   parseJson,
@@ -451,9 +452,13 @@ describe('openai-responses locate', () => {
             });
           }
           if (p.type.startsWith('openai-responses:')) {
-            const pd = (p.providerData as JsonObject)['openai-responses']!;
+            // A kept part points at the item (or content part) it holds.
+            const kept = keptPartNode(p, 'openai-responses');
             const node = at(r.locate(i, j));
-            check(node !== undefined && jsonEqual(node, pd), `${where} opaque`);
+            check(
+              node !== undefined && kept !== undefined && jsonEqual(node, kept),
+              `${where} opaque`,
+            );
           }
         });
       });

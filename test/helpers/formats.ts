@@ -14,7 +14,7 @@ import type {
   ReadResult,
   WriteResult,
 } from '../../src/formats/format.js';
-import { withMessages } from '../../src/formats/native.js';
+import { withMessages } from '../../src/formats/histlint/index.js';
 import {
   jsonEqual,
   parseJson,

@@ -4,7 +4,7 @@
  * `--lossy`, which converts and reports each loss.
  */
 import { Option, type Command } from 'commander';
-import { TO_CHOICES } from '../../formats/names.js';
+import { TO_CHOICES } from '../../names.js';
 import { UsageError } from '../exit-codes.js';
 import { addTransformOptions, type CommandContext } from '../options.js';
 import type { TransformFlags } from '../transform.js';
@@ -18,9 +18,7 @@ export function registerConvert(program: Command, ctx: CommandContext): void {
       .argument('[files...]', 'the file (or files with --out-dir); "-" for standard input'),
   )
     .addOption(
-      new Option('--to <format>', 'the format to write')
-        .choices(TO_CHOICES as string[])
-        .makeOptionMandatory(),
+      new Option('--to <format>', 'the format to write').choices(TO_CHOICES).makeOptionMandatory(),
     )
     .option('--lossy', 'convert even what the target cannot express, and report each loss')
     .action(async (files: string[], opts: TransformFlags & { to: string; lossy?: boolean }) => {

@@ -2,6 +2,7 @@
  * `histlint lint`: validate and lint stored conversations (SPEC §3, §5.2).
  */
 import { Option, type Command } from 'commander';
+import { REPORTER_NAMES } from '../../names.js';
 import type { LintFlags } from '../lint-run.js';
 import {
   addReadOptions,
@@ -12,9 +13,6 @@ import {
   targetOption,
   type CommandContext,
 } from '../options.js';
-
-/** The output formats (kept here so `--help` needs no reporter code). */
-const FORMATS = ['stylish', 'json', 'sarif', 'github', 'junit'];
 
 /** Adds the command. */
 export function registerLint(program: Command, ctx: CommandContext): void {
@@ -27,7 +25,7 @@ export function registerLint(program: Command, ctx: CommandContext): void {
       .argument('[patterns...]', 'files, folders or globs (default: the config\'s "files")'),
   )
     .addOption(
-      new Option('-f, --format <name>', 'output format (default: stylish)').choices(FORMATS),
+      new Option('-f, --format <name>', 'output format (default: stylish)').choices(REPORTER_NAMES),
     )
     .option('-o, --output-file <file>', 'write the report to FILE instead of standard output')
     .option(

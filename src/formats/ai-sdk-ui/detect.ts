@@ -6,7 +6,7 @@
  * both and is v1's.
  */
 import type { JsonObject, JsonValue } from '../../model/json.js';
-import { isPlainObject } from '../shared.js';
+import { isPlainObject } from '../kit/kept.js';
 
 /** The roles of a UIMessage (it has no `tool` role: results live on the call's part). */
 const UI_ROLES = new Set(['system', 'user', 'assistant']);

@@ -1,16 +1,24 @@
 /**
  * What the `ai-sdk-ui` adapter keeps in `providerData["ai-sdk-ui"]`: the
- * source's fields v1 has no place for, and its hints, the `$` keys that say
- * how to write a value back (a source field whose name starts with `$` is
- * kept as `$$name`, see restOf in ../shared.ts, so a file cannot pass itself
- * a hint). And the wire fields kept data never sets.
+ * source's fields v1 has no place for (a source field whose name starts with
+ * `$` is kept as `$$name`, see the kit's restOf, so a file cannot pass itself a
+ * hint), the parts v1 has no type for (see the kit's keptPart), and its hints,
+ * the `$` keys that say how to write a value back. Every hint the reader
+ * writes or the writer reads is listed here. And the wire fields kept data
+ * never sets.
  */
+import type { JsonValue } from '../../model/json.js';
+import { BARE_HINT, KEYS_HINT } from '../kit/envelope.js';
 
 /** The format's name, and the `providerData` key its kept data lives under. */
 export const FORMAT = 'ai-sdk-ui';
 
 /** The hints, by the v1 object that carries them. */
 export const HINTS = {
+  /** Conversation: the history was a bare UIMessage array, and is written back as one. */
+  bare: BARE_HINT,
+  /** Conversation: the request body's key order, when the default write order would not give it back. */
+  keys: KEYS_HINT,
   /** Message: the UIMessage had no `id` (every other message is written with one). */
   noId: '$noId',
   /**
@@ -43,6 +51,36 @@ export const HINTS = {
   /** Reasoning: the provider in `providerMetadata` whose redacted data became v1 `redacted`. */
   redacted: '$redacted',
 } as const;
+
+/** The hints a v1 conversation read from this format carries. */
+export interface AiSdkUiConversationHints {
+  $bare?: true;
+  $keys?: string[];
+}
+
+/** The hints a v1 message read from this format carries. */
+export interface AiSdkUiMessageHints {
+  $noId?: true;
+  $continue?: true;
+}
+
+/** The hints a v1 part read from this format carries (a tool call, its result, a reasoning part). */
+export interface AiSdkUiPartHints {
+  $state?: string;
+  $dynamic?: true;
+  $input?: 'absent' | 'string' | 'json';
+  $inputKey?: 'rawInput';
+  $rawInput?: JsonValue;
+  $nullInput?: true;
+  $providerExecuted?: JsonValue;
+  $output?: 'json' | 'absent';
+  /** The AI SDK provider key (`anthropic`, `bedrock`, `google`, `openai`). */
+  $signature?: string;
+  $redacted?: string;
+}
+
+/** Every hint key of this format (the registry's `hints`). */
+export const HINT_KEYS: readonly string[] = Object.values(HINTS);
 
 /** The states of a tool part that carry no result. */
 export const OPEN_STATES: readonly string[] = [

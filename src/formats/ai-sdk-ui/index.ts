@@ -6,7 +6,7 @@
  */
 import type { ConversationFormat } from '../format.js';
 import { detectAiSdkUi } from './detect.js';
-import { FORMAT } from './hints.js';
+import { FORMAT, HINT_KEYS } from './hints.js';
 import { readAiSdkUi } from './read.js';
 import { writeAiSdkUi } from './write.js';
 
@@ -16,6 +16,8 @@ export const aiSdkUiFormat: ConversationFormat = {
   description:
     'Vercel AI SDK UIMessage[] (useChat, AI SDK 5/6): text, reasoning, file, tool-<name> and dynamic-tool parts',
   readOnly: false,
+  document: 'value',
+  hints: HINT_KEYS,
   detect: detectAiSdkUi,
   read: readAiSdkUi,
   write: writeAiSdkUi,

@@ -7,27 +7,20 @@
  */
 import { setOwn, type JsonObject, type JsonValue } from '../../model/json.js';
 import { UNTYPED_BLOCK, type Message, type Part } from '../../model/types.js';
-import { liftSignatures } from '../ai-sdk-signatures.js';
+import { takeSignatures } from '../ai-sdk/signatures.js';
 import type { ReadResult } from '../format.js';
+import { envelopeData, readEnvelope } from '../kit/envelope.js';
+import { isPlainObject, keepProviderData, keptPart, mergeFields, restOf } from '../kit/kept.js';
+import { splitDataUrl } from '../kit/media.js';
+import { readContext, type ReadContext } from '../kit/provenance.js';
+import { joinPointer, SourceMap, type FieldSources, type PartSource } from '../kit/source-map.js';
 import {
   assertMessage,
   inputToArguments,
-  isPlainObject,
-  joinPointer,
-  keepProviderData,
   makeConversation,
-  makeSourceLocator,
-  mergeFields,
-  messageList,
   notFormat,
   objectToArguments,
-  rawPart,
-  readTextItem,
-  restOf,
-  type MessageSourceLoc,
-  type SourceLoc,
 } from '../shared.js';
-import { splitDataUrl } from '../kit/media.js';
 import { isToolPartType } from './detect.js';
 import {
   DOCUMENT_WIRE,
@@ -40,7 +33,7 @@ import {
 } from './hints.js';
 
 /** What a write of the same format needs to rebuild the original shape. */
-export interface UiContext {
+export interface UiContext extends ReadContext {
   /** The value read was a bare UIMessage array (not a body holding `messages`). */
   bare: boolean;
 }
@@ -48,7 +41,7 @@ export interface UiContext {
 /** A v1 part and where it came from. */
 interface Located {
   part: Part;
-  loc: SourceLoc;
+  source: PartSource;
 }
 
 /** What one source part reads into: a part, and for an answered tool part its result. */
@@ -70,12 +63,7 @@ function readFile(p: JsonObject, ptr: string): Located | undefined {
   if (typeof url !== 'string' || typeof mediaType !== 'string') return undefined;
   const part: Part = { type: mediaType.startsWith('image/') ? 'image' : 'document' };
   const mapped = ['type', 'url', 'mediaType'];
-  const urlPtr = joinPointer(ptr, 'url');
-  const fields: Record<string, string> = {
-    url: urlPtr,
-    data: urlPtr,
-    mediaType: joinPointer(ptr, 'mediaType'),
-  };
+  const fields: Record<string, string> = { url: 'url', data: 'url', mediaType: 'mediaType' };
   // A data: URL is inline content (useChat attaches files so): its data, checked as such.
   const split = splitDataUrl(url);
   if (split !== undefined && split.mediaType === mediaType) part.data = split.data;
@@ -84,43 +72,63 @@ function readFile(p: JsonObject, ptr: string): Located | undefined {
   if (part.type === 'document' && typeof p.filename === 'string') {
     part.name = p.filename;
     mapped.push('filename');
-    fields.name = joinPointer(ptr, 'filename');
+    fields.name = 'filename';
   }
-  return { part: keepProviderData(part, FORMAT, restOf(p, mapped)), loc: { ptr, fields } };
+  return {
+    part: keepProviderData(part, FORMAT, restOf(p, mapped)),
+    source: { pointer: ptr, fields },
+  };
+}
+
+/** Reads a `text` part (its `text` a string), keeping its other fields (`state`, `providerMetadata`). */
+function readText(p: JsonObject, ptr: string): Located {
+  const part = keepProviderData(
+    { type: 'text', text: p.text as string },
+    FORMAT,
+    restOf(p, ['type', 'text']),
+  );
+  return { part, source: { pointer: ptr, fields: { text: 'text' } } };
 }
 
 /** Reads a `reasoning` part, lifting a replayable signature out of `providerMetadata`. */
 function readReasoning(p: JsonObject, ptr: string): Located {
   const part: Part = { type: 'reasoning', text: p.text as string };
   const hints: JsonObject = {};
-  const fields: Record<string, string> = { text: joinPointer(ptr, 'text') };
   const rest = restOf(p, ['type', 'text']);
-  liftSignatures(part, rest, 'providerMetadata', ptr, hints, fields);
-  return { part: keepProviderData(part, FORMAT, mergeFields(hints, rest)), loc: { ptr, fields } };
+  const fields: FieldSources = {
+    text: 'text',
+    ...takeSignatures(part, rest, 'providerMetadata', hints),
+  };
+  return {
+    part: keepProviderData(part, FORMAT, mergeFields(hints, rest)),
+    source: { pointer: ptr, fields },
+  };
 }
 
-/** The text content of a tool part's result, the pointer of its source, and the output hint. */
+/**
+ * The text content of a tool part's result, where its source is below the part (no tokens: the
+ * part itself), and the output hint.
+ */
 function resultContent(
   p: JsonObject,
   state: string,
-  ptr: string,
-): { content: Part[]; at: string; hint?: string; mapped: string[] } {
+): { content: Part[]; at: readonly string[]; hint?: string; mapped: string[] } {
   if (state === 'output-error') {
-    const at = joinPointer(ptr, 'errorText');
+    const at = ['errorText'];
     return { content: [{ type: 'text', text: p.errorText as string }], at, mapped: ['errorText'] };
   }
   if (state === 'output-denied') {
     // What the model is told: the reason of the refusal (kept in the approval), if there is one.
     const reason = isPlainObject(p.approval) ? p.approval.reason : undefined;
-    if (typeof reason !== 'string') return { content: [], at: ptr, mapped: [] };
+    if (typeof reason !== 'string') return { content: [], at: [], mapped: [] };
     return {
       content: [{ type: 'text', text: reason }],
-      at: joinPointer(ptr, 'approval', 'reason'),
+      at: ['approval', 'reason'],
       mapped: [],
     };
   }
-  if (!Object.hasOwn(p, 'output')) return { content: [], at: ptr, hint: 'absent', mapped: [] };
-  const at = joinPointer(ptr, 'output');
+  if (!Object.hasOwn(p, 'output')) return { content: [], at: [], hint: 'absent', mapped: [] };
+  const at = ['output'];
   const output = p.output!;
   // A tool's output is any JSON value; with no tool to turn it into model output, the AI SDK
   // sends a string as text, anything else as JSON.
@@ -149,10 +157,7 @@ function readTool(p: JsonObject, ptr: string): ReadPart | undefined {
   if (!toolPartFits(p, state)) return undefined;
   const name = dynamic ? (p.toolName as string) : type.slice('tool-'.length);
   const call: Part = { type: 'tool-call', id: toolCallId, name };
-  const fields: Record<string, string> = {
-    id: joinPointer(ptr, 'toolCallId'),
-    name: joinPointer(ptr, dynamic ? 'toolName' : 'type'),
-  };
+  const fields: Record<string, string> = { id: 'toolCallId', name: dynamic ? 'toolName' : 'type' };
   const hints: JsonObject = {};
   // The result (or none) says input-available, output-available and output-error; not the others.
   if (!IMPLIED_STATES.includes(state)) setOwn(hints, HINTS.state, state);
@@ -173,7 +178,7 @@ function readTool(p: JsonObject, ptr: string): ReadPart | undefined {
   const input = inputToArguments(p[key]);
   call.arguments = input.text;
   if (input.mode !== undefined) setOwn(hints, HINTS.input, input.mode);
-  if (p[key] !== undefined) fields.arguments = joinPointer(ptr, key);
+  if (p[key] !== undefined) fields.arguments = key;
   const answered = RESULT_STATES.includes(state);
   // A provider-executed result stays in the assistant message; that place says it on write.
   const inPlace = answered && p.providerExecuted === true;
@@ -184,10 +189,10 @@ function readTool(p: JsonObject, ptr: string): ReadPart | undefined {
   if (!answered) {
     return {
       part: keepProviderData(call, FORMAT, mergeFields(hints, restOf(p, mapped))),
-      loc: { ptr, fields },
+      source: { pointer: ptr, fields },
     };
   }
-  const got = resultContent(p, state, ptr);
+  const got = resultContent(p, state);
   let callRest = restOf(p, [...mapped, ...got.mapped, ...RESULT_FIELDS]);
   if (state === 'output-denied' && got.content.length > 0) {
     // The reason is the result's text now; the approval keeps the rest.
@@ -202,17 +207,18 @@ function readTool(p: JsonObject, ptr: string): ReadPart | undefined {
   if (got.hint !== undefined) setOwn(resultHints, HINTS.output, got.hint);
   const resultRest: JsonObject = {};
   for (const k of RESULT_FIELDS) if (Object.hasOwn(p, k)) setOwn(resultRest, k, p[k]!);
-  const resultLoc: SourceLoc = {
-    ptr,
-    fields: { callId: joinPointer(ptr, 'toolCallId'), content: got.at },
-    children: got.content.length > 0 ? [{ ptr: got.at, fields: { text: got.at } }] : [],
+  // The result's one text part is the node of its text (no fields below it).
+  const resultSource: PartSource = {
+    pointer: ptr,
+    fields: { callId: 'toolCallId', content: got.at },
   };
+  if (got.content.length > 0) resultSource.content = [{ pointer: joinPointer(ptr, ...got.at) }];
   return {
     part: keepProviderData(call, FORMAT, mergeFields(hints, callRest)),
-    loc: { ptr, fields },
+    source: { pointer: ptr, fields },
     result: {
       part: keepProviderData(result, FORMAT, mergeFields(resultHints, resultRest)),
-      loc: resultLoc,
+      source: resultSource,
     },
     resultInPlace: inPlace,
   };
@@ -268,37 +274,53 @@ function kindOf(p: JsonObject, type: string): string | undefined {
 /** Reads one part; what v1 has no type for (sources, step boundaries, data parts, anything malformed) is kept whole. */
 function readPart(p: JsonValue, ptr: string): ReadPart {
   if (!isPlainObject(p) || typeof p.type !== 'string') {
-    return { part: rawPart(FORMAT, p, UNTYPED_BLOCK), loc: { ptr } };
+    return { part: keptPart(FORMAT, p, UNTYPED_BLOCK), source: { pointer: ptr } };
   }
   const type = p.type;
   const kind = kindOf(p, type);
   let read: ReadPart | undefined;
   if (kind === undefined || hasStrayWireField(p, kind)) read = undefined;
-  else if (kind === 'text') read = readTextItem(p, ptr, FORMAT);
+  else if (kind === 'text') read = readText(p, ptr);
   else if (kind === 'reasoning') read = readReasoning(p, ptr);
   else if (kind === 'image' || kind === 'document') read = readFile(p, ptr);
   else read = readTool(p, ptr);
-  return read ?? { part: rawPart(FORMAT, p, type), loc: { ptr } };
+  return read ?? { part: keptPart(FORMAT, p, type), source: { pointer: ptr } };
 }
 
 /** The v1 messages one UIMessage is read into, in the making. */
 interface Step {
-  parts: Part[];
-  locs: SourceLoc[];
+  parts: Located[];
   results: Located[];
+}
+
+/** A read in progress: the v1 messages so far, where they came from, and what was read. */
+interface Reader {
+  messages: Message[];
+  map: SourceMap;
+  ctx: UiContext;
+}
+
+/** Adds a v1 message read from the UIMessage at `pointer`, with its parts and their sources. */
+function addMessage(r: Reader, role: string, parts: readonly Located[], pointer: string): Message {
+  const i = r.messages.length;
+  const message: Message = { role, parts: parts.map((p) => p.part) };
+  r.messages.push(message);
+  r.ctx.read.add(message);
+  r.map.message(i, pointer);
+  parts.forEach((p, j) => {
+    r.map.place(i, j, p.source);
+    r.ctx.read.add(p.part);
+    if (Array.isArray(p.part.content))
+      for (const c of p.part.content) if (isPlainObject(c)) r.ctx.read.add(c);
+  });
+  return message;
 }
 
 /**
  * Reads one UIMessage into v1 messages: one, or (when a `step-start` follows answered tool calls)
  * one per such step, each followed by a `tool` message with the results of its calls.
  */
-function readMessage(
-  m: JsonValue,
-  ptr: string,
-  index: number,
-  messages: Message[],
-  locs: MessageSourceLoc[],
-): void {
+function readMessage(r: Reader, m: JsonValue, ptr: string, index: number): void {
   assertMessage(m, index, FORMAT);
   if (!Array.isArray(m.parts)) notFormat(FORMAT, `message ${index} has no "parts" array`);
   // v1's tool messages are where the reader puts results; a UIMessage has none of its own.
@@ -311,46 +333,42 @@ function readMessage(
   if (!Object.hasOwn(m, 'id')) setOwn(hints, HINTS.noId, true);
   const kept = mergeFields(hints, restOf(m, ['role', 'parts']));
   const partsPtr = joinPointer(ptr, 'parts');
-  let step: Step = { parts: [], locs: [], results: [] };
+  let step: Step = { parts: [], results: [] };
   let first = true;
   const flush = (): void => {
-    const message: Message = { role: m.role, parts: step.parts };
+    const message = addMessage(r, m.role, step.parts, ptr);
     keepProviderData(message, FORMAT, first ? kept : { [HINTS.continues]: true });
-    messages.push(message);
-    locs.push({ ptr, parts: step.locs });
-    if (step.results.length > 0) {
-      messages.push({ role: 'tool', parts: step.results.map((r) => r.part) });
-      locs.push({ ptr, parts: step.results.map((r) => r.loc) });
-    }
+    if (step.results.length > 0) addMessage(r, 'tool', step.results, ptr);
     first = false;
   };
   m.parts.forEach((p, k) => {
     // What follows a step whose calls were answered comes after their results.
     if (isPlainObject(p) && p.type === 'step-start' && step.results.length > 0) {
       flush();
-      step = { parts: [], locs: [], results: [] };
+      step = { parts: [], results: [] };
     }
-    const r = readPart(p, joinPointer(partsPtr, k));
-    step.parts.push(r.part);
-    step.locs.push(r.loc);
-    if (r.result === undefined) return;
-    if (r.resultInPlace === true) {
-      step.parts.push(r.result.part);
-      step.locs.push(r.result.loc);
-    } else step.results.push(r.result);
+    const read = readPart(p, joinPointer(partsPtr, k));
+    step.parts.push(read);
+    if (read.result === undefined) return;
+    if (read.resultInPlace === true) step.parts.push(read.result);
+    else step.results.push(read.result);
   });
   flush();
 }
 
 /** Reads a UIMessage array, or a body holding one as `messages` (its other fields kept on the conversation). */
 export function readAiSdkUi(value: JsonValue): ReadResult {
-  const { list, base, rest } = messageList(value, FORMAT, 'no UIMessage array');
-  const messages: Message[] = [];
-  const locs: MessageSourceLoc[] = [];
-  list.forEach((m, i) => readMessage(m, joinPointer(base, i), i, messages, locs));
+  const envelope = readEnvelope(value, FORMAT, 'messages', { why: 'no UIMessage array' });
+  const ctx: UiContext = { ...readContext(FORMAT), bare: envelope.bare };
+  const r: Reader = { messages: [], map: new SourceMap(envelope.base, value), ctx };
+  envelope.list.forEach((m, i) => readMessage(r, m, joinPointer(envelope.base, i), i));
   return {
-    conversation: makeConversation(messages, FORMAT, rest),
-    context: { bare: Array.isArray(value) } satisfies UiContext,
-    locate: makeSourceLocator(base, locs),
+    conversation: makeConversation(
+      r.messages,
+      FORMAT,
+      envelopeData(envelope, ['messages'], undefined, true),
+    ),
+    context: ctx,
+    locate: r.map.locate,
   };
 }

@@ -7,24 +7,23 @@
 import { analyzePairing } from '../../core/pairing.js';
 import { parseJson, setOwn, type JsonObject, type JsonValue } from '../../model/json.js';
 import { PART_TYPES, type Message, type Part } from '../../model/types.js';
-import { placeSignatures } from '../ai-sdk-signatures.js';
-import { providerDataOf, type Conversation, type Loss, type WriteResult } from '../format.js';
+import { placeSignatures } from '../ai-sdk/signatures.js';
+import { type Conversation, type Loss, type WriteResult } from '../format.js';
+import { providerDataOf } from '../../model/provider-data.js';
+import { writeBody, writesBare } from '../kit/envelope.js';
+import { isKeptPart, isPlainObject, keptNode, restoreFields } from '../kit/kept.js';
+import { toDataUrl } from '../kit/media.js';
+import { contextOf, readHere } from '../kit/provenance.js';
 import {
   argumentsToInput,
   conversationLosses,
   fieldLosses,
-  isPlainObject,
-  isRawPart,
-  keptNode,
   messageLosses,
   objectLosses,
   PART_FIELDS,
   type PartWhere,
   providerDataLosses,
-  requestBody,
-  restoreFields,
 } from '../shared.js';
-import { toDataUrl } from '../kit/media.js';
 import {
   DOCUMENT_WIRE,
   FORMAT,
@@ -48,8 +47,11 @@ interface Answer {
 }
 
 interface WriteState {
-  /** The conversation came from another format: what a UIMessage role cannot hold is dropped, and said. */
-  strict: boolean;
+  /**
+   * The read context the write was given (see readHere): what a UIMessage role cannot hold is
+   * dropped, and said, from a message not read from this format.
+   */
+  context: unknown;
   losses: Loss[];
   /** Each answered call's result, by the call's `messageIndex:partIndex`. */
   answers: Map<string, Answer>;
@@ -80,8 +82,9 @@ function foldAnswers(messages: readonly Message[], state: WriteState): void {
     const r = call.answer;
     if (r === undefined) continue;
     // A call a role cannot hold is dropped (a tool message's other parts go to a user message).
-    const role = messages[call.position]!.role;
-    if (state.strict && (role === 'tool' || !allowedIn(role, 'tool-call'))) continue;
+    const m = messages[call.position]!;
+    const strict = !readHere(state.context, m, FORMAT);
+    if (strict && (m.role === 'tool' || !allowedIn(m.role, 'tool-call'))) continue;
     state.answers.set(at(call.position, call.partIndex), {
       result: messages[r.position]!.parts[r.partIndex]!,
       where: { messageIndex: r.position, partIndex: r.partIndex },
@@ -199,15 +202,19 @@ function writeTool(
   return out;
 }
 
-/** Writes one part of a message, or undefined when it is dropped (a loss) or written on its call. */
+/**
+ * Writes one part of a message, or undefined when it is dropped (a loss) or written on its call;
+ * `strict`: the message was not read from this format.
+ */
 function writePart(
   part: Part,
   role: string,
   where: PartWhere,
   state: WriteState,
+  strict: boolean,
 ): JsonValue | undefined {
   const data = providerDataOf(part, FORMAT);
-  if (isRawPart(part, FORMAT)) return keptNode(part, FORMAT, state.losses, where);
+  if (isKeptPart(part, FORMAT)) return keptNode(part, FORMAT, state.losses, where);
   const lose = (what: string): undefined => {
     state.losses.push({ ...where, what });
     return undefined;
@@ -220,8 +227,7 @@ function writePart(
       `tool result with no call to write it on (a UIMessage keeps it on the call's part)`,
     );
   }
-  if (state.strict && !allowedIn(role, part.type))
-    return lose(`${part.type} part in a ${role} message`);
+  if (strict && !allowedIn(role, part.type)) return lose(`${part.type} part in a ${role} message`);
   state.losses.push(...providerDataLosses(part, FORMAT, where));
   switch (part.type) {
     case 'text': {
@@ -272,12 +278,14 @@ interface Written {
 function writeMessage(m: Message, i: number, state: WriteState, out: Written[]): void {
   state.losses.push(...messageLosses(m, i, FORMAT));
   const data = providerDataOf(m, FORMAT);
+  // A message read here is written as it was; another one as convertToModelMessages reads it.
+  const strict = !readHere(state.context, m, FORMAT);
   const parts: JsonValue[] = [];
   m.parts.forEach((part, j) => {
     if (state.folded.has(at(i, j))) return;
     // A tool message's other parts (an Anthropic follow-up text) go to a user message.
     const role = m.role === 'tool' && part.type !== 'tool-result' ? 'user' : m.role;
-    const w = writePart(part, role, { messageIndex: i, partIndex: j }, state);
+    const w = writePart(part, role, { messageIndex: i, partIndex: j }, state, strict);
     if (w !== undefined) parts.push(w);
   });
   if (m.role === 'tool') {
@@ -316,9 +324,9 @@ function assignIds(written: Written[]): void {
 
 /** Writes a conversation as a UIMessage array (bare, or the body it was read from). */
 export function writeAiSdkUi(conversation: Conversation, context: unknown): WriteResult {
-  const ctx = context as UiContext | undefined;
+  const ctx = contextOf(context, FORMAT) as UiContext | undefined;
   const state: WriteState = {
-    strict: ctx === undefined,
+    context,
     losses: conversationLosses(conversation, FORMAT),
     answers: new Map(),
     folded: new Set(),
@@ -328,8 +336,10 @@ export function writeAiSdkUi(conversation: Conversation, context: unknown): Writ
   conversation.messages.forEach((m, i) => writeMessage(m, i, state, written));
   assignIds(written);
   const messages = written.map((w) => w.message);
-  const kept = providerDataOf(conversation, FORMAT);
-  const bare = ctx !== undefined ? ctx.bare : kept === undefined;
-  if (bare) return { value: messages, losses: state.losses };
-  return { value: requestBody(kept, { messages }), losses: state.losses };
+  // A conversation with no kept data of this format (another format's) is written bare.
+  if (writesBare(ctx, conversation, FORMAT, true)) return { value: messages, losses: state.losses };
+  return {
+    value: writeBody(providerDataOf(conversation, FORMAT), { messages }),
+    losses: state.losses,
+  };
 }

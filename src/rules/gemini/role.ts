@@ -3,7 +3,8 @@
  * (providers.md §4, "Roles"). The Gemini reader reads any other role as a
  * user turn and keeps the role it found, which this rule checks.
  */
-import { isObject, providerDataOf } from '../../model/types.js';
+import { sharedHint } from '../../model/provider-data.js';
+import { isObject } from '../../model/types.js';
 import { defineRule } from '../rule.js';
 
 /** The `gemini/role` rule. */
@@ -21,7 +22,7 @@ export default defineRule({
   check(subject, ctx) {
     subject.messages.forEach((m, i) => {
       // The role a Gemini content was read with, when it was not the usual one for its turn.
-      const found = providerDataOf(m, 'gemini')?.$role;
+      const found = sharedHint(m, 'gemini', 'role');
       if (found === undefined || found === null || found === 'user' || found === 'model') return;
       const role = typeof found === 'string' ? found : isObject(found) ? 'null' : String(found);
       ctx.report({ messageId: 'role', data: { role }, messageIndex: i });

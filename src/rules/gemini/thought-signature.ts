@@ -7,7 +7,7 @@
  * Gemini; a conversion from another format adds the documented placeholder.
  */
 import { defineRule } from '../rule.js';
-import { providerDataOf } from '../../model/types.js';
+import { providerDataOf } from '../../model/provider-data.js';
 
 /** The `gemini/thought-signature` rule. */
 export default defineRule({

@@ -6,7 +6,7 @@
  * write from another format gives an empty string instead.
  */
 import { defineRule } from '../rule.js';
-import { providerDataOf } from '../../model/types.js';
+import { providerDataOf, sharedHint } from '../../model/provider-data.js';
 
 /** The `openai-chat/assistant-content` rule. */
 export default defineRule({
@@ -25,7 +25,7 @@ export default defineRule({
     subject.messages.forEach((m, i) => {
       if (m.role !== 'assistant' || m.parts.some((p) => p.type === 'tool-call')) return;
       const pd = providerDataOf(m, 'openai-chat');
-      const shape = pd?.$content;
+      const shape = sharedHint(m, 'openai-chat', 'content');
       if (shape !== 'null' && shape !== 'absent') return;
       // A replayed audio answer stands in for the content.
       if (pd?.audio !== undefined) return;

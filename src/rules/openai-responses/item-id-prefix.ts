@@ -4,7 +4,8 @@
  * message; the correlation id belongs in `call_id` (providers.md §2, "Item id
  * formats").
  */
-import { isObject, providerDataOf } from '../../model/types.js';
+import { isObject } from '../../model/types.js';
+import { providerDataOf } from '../../model/provider-data.js';
 import { defineRule } from '../rule.js';
 
 const FORMAT = 'openai-responses';

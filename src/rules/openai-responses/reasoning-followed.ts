@@ -5,7 +5,8 @@
  * original `msg_…` id (providers.md §2, "Reasoning items"; corpus record
  * `test_openai_responses_thinking_with_modified_history`).
  */
-import { isObject, providerDataOf, type Part } from '../../model/types.js';
+import { isObject, type Part } from '../../model/types.js';
+import { providerDataOf } from '../../model/provider-data.js';
 import { defineRule } from '../rule.js';
 import { stringField } from '../targets.js';
 

@@ -1,0 +1,63 @@
+/**
+ * Provenance: was this v1 node read from this format? A writer asks it to tell a history it read
+ * itself (written back as it was, quirks and all) from one another format or an operation made
+ * (written strictly, as the provider accepts it). This is the only such test: an adapter never
+ * keeps a policy of its own (test/architecture.test.ts).
+ */
+import type { JsonObject } from '../../model/json.js';
+import { isObject, type Message } from '../../model/types.js';
+import { providerDataOf } from '../../model/provider-data.js';
+
+/**
+ * What a read hands to the write of the same format: the format, and every v1 message and part
+ * object the read made, so that a writer can tell them from ones an operation added later
+ * (normalize copies a message when it drops one of its parts, but keeps the other part objects).
+ * A format adds what else its writer needs to rebuild the original shape.
+ */
+export interface ReadContext {
+  format: string;
+  read: WeakSet<object>;
+}
+
+/** A new read context of `format`; the reader adds each message and part it makes. */
+export function readContext(format: string): ReadContext {
+  return { format, read: new WeakSet() };
+}
+
+/** The read context of `format` a writer was given, or undefined (a stored v1 file, another format). */
+export function contextOf(context: unknown, format: string): ReadContext | undefined {
+  if (typeof context !== 'object' || context === null) return undefined;
+  const c = context as Partial<ReadContext>;
+  return c.format === format && c.read instanceof WeakSet ? (c as ReadContext) : undefined;
+}
+
+/**
+ * True when a v1 message or part came from a read of `format`: it is one of the objects the read
+ * made (`context`), or it carries that format's providerData (a stored v1 file of such a read),
+ * or, for a message, one of its parts does.
+ */
+export function readHere(context: unknown, node: JsonObject, format: string): boolean {
+  if (providerDataOf(node, format) !== undefined) return true;
+  const ctx = contextOf(context, format);
+  if (ctx?.read.has(node) === true) return true;
+  const parts = (node as Partial<Message>).parts;
+  if (!Array.isArray(parts)) return false;
+  return parts.some(
+    (p) => isObject(p) && (ctx?.read.has(p) === true || providerDataOf(p, format) !== undefined),
+  );
+}
+
+/**
+ * True when a conversation as a whole came from a read of `format`: written with that read's
+ * context, or holding a trace of the format (its providerData on the conversation, a message or
+ * a part), as a stored v1 file of such a read does.
+ */
+export function conversationReadHere(
+  context: unknown,
+  conversation: { messages: readonly Message[] } & JsonObject,
+  format: string,
+): boolean {
+  if (contextOf(context, format) !== undefined) return true;
+  if (providerDataOf(conversation, format) !== undefined) return true;
+  return conversation.messages.some((m) => isObject(m) && readHere(undefined, m, format));
+}

@@ -1,0 +1,218 @@
+/**
+ * Units: the bytes of a stored file as the texts histlint parses. One JSON text, or JSONL: one
+ * text per line, with `\n` or `\r\n` line ends, a UTF-8 byte order mark before the first, blank
+ * lines, and lines whose bytes are not UTF-8 or too long for one string. The engine, the worker
+ * tasks, `lint --fix`, the document reader and `show` all split lines here, and nowhere else.
+ */
+import { SourceError } from '../../model/errors.js';
+
+const DECODER = new TextDecoder('utf-8', { fatal: true });
+
+/** A JSONL line end as written: `\n`, `\r\n`, or none (the last line). */
+export type LineEnd = '' | '\n' | '\r\n';
+
+/**
+ * Calls `visit` for each line of JSONL bytes from offset `from` (the first line numbered
+ * `first`): the line is `bytes[start, end)` without its `\n` but with a `\r` before it, `eol`
+ * says how it ended; `visit` returning `false` stops. A final line end starts no line. Returns
+ * the number of lines visited.
+ */
+export function eachByteLine(
+  bytes: Uint8Array,
+  visit: (start: number, end: number, eol: LineEnd, line: number) => boolean | void,
+  from = 0,
+  first = 1,
+): number {
+  let line = first;
+  for (let start = from; start < bytes.length;) {
+    const nl = bytes.indexOf(10, start);
+    const end = nl === -1 ? bytes.length : nl;
+    const eol: LineEnd = nl === -1 ? '' : end > start && bytes[end - 1] === 0x0d ? '\r\n' : '\n';
+    const stop = visit(start, end, eol, line) === false;
+    line++;
+    if (stop) break;
+    start = end + 1;
+  }
+  return line - first;
+}
+
+/**
+ * Calls `visit` for each line of a JSONL text: the line without its line end (`\r\n` or `\n`),
+ * how it ended, and its 1-based number; `visit` returning `false` stops. A final line end
+ * starts no line.
+ */
+export function eachTextLine(
+  text: string,
+  visit: (raw: string, eol: LineEnd, line: number) => boolean | void,
+): void {
+  let start = 0;
+  let line = 1;
+  while (start < text.length) {
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl;
+    let raw = text.slice(start, end);
+    let eol: LineEnd = nl === -1 ? '' : '\n';
+    if (nl !== -1 && raw.endsWith('\r')) {
+      raw = raw.slice(0, -1);
+      eol = '\r\n';
+    }
+    if (visit(raw, eol, line++) === false) return;
+    start = end + 1;
+  }
+}
+
+/** True for a line that holds no JSON text: only spaces, tabs and carriage returns. */
+export function isBlankLine(text: string): boolean {
+  return /^[ \t\r]*$/.test(text);
+}
+
+/**
+ * The text of one line's bytes, a final `\r` dropped; `undefined` for a blank line; `null` for
+ * bytes that are not UTF-8.
+ */
+export function lineText(bytes: Uint8Array): string | undefined | null {
+  let text: string;
+  try {
+    text = DECODER.decode(bytes);
+  } catch {
+    return null;
+  }
+  if (text.endsWith('\r')) text = text.slice(0, -1);
+  return isBlankLine(text) ? undefined : text;
+}
+
+/** Reads up to `length` bytes into `buffer` at `offset`; 0 at the end. */
+export type ReadInto = (buffer: Buffer, offset: number, length: number) => number;
+
+/**
+ * Reads a stream of JSONL bytes in chunks of `chunk` bytes and calls `onLine` with each line's
+ * bytes (without its `\n`) and its 0-based index. A line longer than `limit` goes to `onLong`
+ * with its length instead and is never joined, so memory stays bounded. Returns the number of
+ * lines and of bytes read.
+ */
+export function readLines(
+  read: ReadInto,
+  buffer: Buffer,
+  limit: number,
+  onLine: (bytes: Uint8Array, index: number) => void,
+  onLong: (bytes: number, index: number) => void,
+): { lines: number; bytes: number } {
+  const chunkSize = buffer.length;
+  // A line that spans chunks is kept as pieces and joined once at its end: joining at every
+  // chunk copied a 256 MB line 256 times over (34 s).
+  let pieces: Buffer[] = [];
+  let carried = 0;
+  let tooLong = false;
+  let index = 0;
+  let bytes = 0;
+  const endLine = (last: Uint8Array): void => {
+    const length = carried + last.length;
+    if (tooLong || length > limit) onLong(length, index++);
+    else onLine(pieces.length === 0 ? last : Buffer.concat([...pieces, last], length), index++);
+    if (carried === 0) return;
+    pieces = [];
+    carried = 0;
+    tooLong = false;
+  };
+  for (;;) {
+    const bytesRead = read(buffer, 0, chunkSize);
+    if (bytesRead === 0) break;
+    bytes += bytesRead;
+    // Only this read's bytes: a pipe fills a little of the buffer, the rest is an older read.
+    const chunk = buffer.subarray(0, bytesRead);
+    let from = 0;
+    for (;;) {
+      const nl = chunk.indexOf(10, from);
+      if (nl === -1) break;
+      endLine(chunk.subarray(from, nl));
+      from = nl + 1;
+    }
+    if (from < bytesRead) {
+      carried += bytesRead - from;
+      if (carried > limit) {
+        tooLong = true;
+        pieces = [];
+      } else pieces.push(Buffer.from(chunk.subarray(from)));
+    }
+  }
+  if (carried > 0) endLine(new Uint8Array(0));
+  return { lines: index, bytes };
+}
+
+// ---------------------------------------------------------------------------
+// Encodings
+
+/** The length of a UTF-8 byte order mark at the start of `bytes` (3), or 0. */
+export function utf8BomLength(bytes: Uint8Array): number {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+}
+
+/** True for bytes that start with a UTF-16 byte order mark: not UTF-8 anywhere, not even line by line. */
+export function startsWithUtf16Bom(bytes: Uint8Array): boolean {
+  return (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+}
+
+/** The one-line error for a file that starts with a UTF-16 byte order mark. */
+export function utf16Error(): SourceError {
+  return new SourceError(
+    'not UTF-8: the file starts with a UTF-16 byte order mark; save it as UTF-8',
+    { line: 1, column: 1 },
+  );
+}
+
+/** Byte offset of the first byte that does not belong to valid UTF-8, or -1. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  const n = bytes.length;
+  while (i < n) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return i;
+    if (i + need >= n) return i;
+    let cp = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+/**
+ * The positioned error for bytes that are not UTF-8 (`firstLine` is the number of their first
+ * line): the line and column of the first bad byte, counted as an editor shows them.
+ */
+export function invalidUtf8(bytes: Uint8Array, firstLine: number): SourceError {
+  const at = firstInvalidUtf8(bytes);
+  const offset = at === -1 ? 0 : at;
+  let lineStart = 0;
+  let line = firstLine;
+  for (let k = 0; k < offset; k++) {
+    if (bytes[k] === 0x0a) {
+      line++;
+      lineStart = k + 1;
+    }
+  }
+  const prefix = DECODER.decode(bytes.subarray(lineStart, offset));
+  // The decoder drops a leading BOM, so the column counts what an editor shows.
+  const column = prefix.length + 1;
+  const hex = (bytes[offset] ?? 0).toString(16).toUpperCase().padStart(2, '0');
+  return new SourceError(`not UTF-8: invalid byte 0x${hex}`, { line, column });
+}
