@@ -3,6 +3,7 @@
  * builds on, tested once here; the contract suite (contract.test.ts) tests each format through it.
  */
 import { describe, expect, it } from 'vitest';
+import { FORMATS } from '../../src/formats/index.js';
 import {
   BARE_HINT,
   envelopeData,
@@ -138,4 +139,22 @@ describe('envelope', () => {
     const kept = { messages: 'stale', $$odd: 1, [KEYS_HINT]: ['messages', '$odd'] } as JsonObject;
     expect(writeBody(kept, { messages: [] })).toEqual({ messages: [], $odd: 1 });
   });
+});
+
+describe('a bare array has no place for request fields', () => {
+  it.each(FORMATS.filter((f) => !f.readOnly && f.name !== 'histlint').map((f) => [f.name, f]))(
+    '%s: request fields kept beside $bare are reported lost, not dropped silently',
+    (_name, format) => {
+      const conversation = {
+        version: 1,
+        messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }],
+        providerData: { [format.name]: { [BARE_HINT]: true, tools: [{ name: 'x' }] } },
+      };
+      const written = format.write(conversation as never);
+      expect(Array.isArray(written.value)).toBe(true);
+      expect(written.losses.map((l) => l.what)).toContain(
+        'request field "tools" (a bare array has none)',
+      );
+    },
+  );
 });

@@ -10,7 +10,7 @@ import { PART_TYPES, type Message, type Part } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
 import { urlScheme } from '../../core/url.js';
 import type { Conversation, Loss, WriteResult } from '../format.js';
-import { writeBody, writesBare } from '../kit/envelope.js';
+import { bareLosses, writeBody, writesBare } from '../kit/envelope.js';
 import {
   isKeptPart,
   isPlainObject,
@@ -422,7 +422,8 @@ export function writeAiSdk(conversation: Conversation, context?: unknown): Write
   // No kept data of this format (a history of another one, or call options holding nothing but
   // `messages`): a bare array, as before.
   const bare = writesBare(ctx, conversation, FORMAT, true);
-  if (bare && system === undefined) return { value: messages, losses: state.losses };
+  if (bare && system === undefined)
+    return { value: messages, losses: [...state.losses, ...bareLosses(conversation, FORMAT)] };
   // A system prompt only ever comes from a system message (see withoutSystemFields).
   const kept = withoutSystemFields(data, ['system'], state.losses);
   // Only a field the writer sets is its own: a kept one (a `system` this format does not read)

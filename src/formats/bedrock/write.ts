@@ -9,7 +9,7 @@ import { type Part } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
 import { groupTurns, writerTurnKey } from '../../core/turns.js';
 import type { Conversation, Loss } from '../format.js';
-import { writeBody, writesBare } from '../kit/envelope.js';
+import { bareLosses, writeBody, writesBare } from '../kit/envelope.js';
 import { isKeptPart, mergeKept, withoutSystemFields } from '../kit/kept.js';
 import { base64ToText, textToBase64 } from '../kit/media.js';
 import { contextOf, readHere } from '../kit/provenance.js';
@@ -347,6 +347,7 @@ export function writeBedrock(
     outSource.push(source);
   }
 
+  if (bare) state.losses.push(...bareLosses(conversation, FORMAT));
   sortLosses(state.losses);
   if (bare) return { value: out, losses: state.losses };
   // A system prompt only ever comes from a system message (see withoutSystemFields).

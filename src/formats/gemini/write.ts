@@ -11,7 +11,7 @@ import { parseJson, setOwn, type JsonObject, type JsonValue } from '../../model/
 import { type Message, type Part } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
 import type { Conversation, Loss, WriteResult } from '../format.js';
-import { writeBody, writesBare } from '../kit/envelope.js';
+import { bareLosses, writeBody, writesBare } from '../kit/envelope.js';
 import {
   isKeptPart,
   isPlainObject,
@@ -462,6 +462,7 @@ export function writeGemini(conversation: Conversation, context?: unknown): Writ
     if (systemMessages.length > 0) {
       state.losses.push({ what: 'system instruction (a bare contents array has none)' });
     }
+    state.losses.push(...bareLosses(conversation, FORMAT));
     return { value: contents, losses: state.losses };
   }
   // The writer's own fields, in its order (OWN_KEYS): the contents, then the system instructions.

@@ -15,6 +15,7 @@ import { setOwn, type JsonObject, type JsonValue } from '../../model/json.js';
 import { SourceError } from '../../model/errors.js';
 import { isObject } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
+import type { Loss } from '../format.js';
 import { isHintKey, restOf, sourceKey, storedKey } from './kept.js';
 
 /** The hint that marks a history read from a bare array. */
@@ -109,6 +110,19 @@ export function writesBare(
   const pd = providerDataOf(conversation, format);
   if (pd === undefined) return fallback;
   return pd[BARE_HINT] === true;
+}
+
+/**
+ * The losses of writing a conversation as a bare array: one for each request field its kept data
+ * holds beside `$bare` (hand-edited, or from a conversation that had a body), since a bare array
+ * has no place for them. A writer returning a bare array adds these to its losses.
+ */
+export function bareLosses(conversation: JsonObject, format: string): Loss[] {
+  const pd = providerDataOf(conversation, format);
+  if (pd === undefined) return [];
+  return Object.keys(pd)
+    .filter((k) => !isHintKey(k))
+    .map((k) => ({ what: `request field "${sourceKey(k)}" (a bare array has none)` }));
 }
 
 /**

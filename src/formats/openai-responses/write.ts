@@ -20,7 +20,7 @@ import {
   providerDataLosses,
   providerExecutedParts,
 } from '../shared.js';
-import { writeBody, writesBare } from '../kit/envelope.js';
+import { bareLosses, writeBody, writesBare } from '../kit/envelope.js';
 import {
   isKeptPart,
   isPlainObject,
@@ -455,7 +455,7 @@ export function writeResponses(conversation: Conversation, context?: unknown): W
     }
     writeMessage(m, mi, w);
   });
-  if (bare) return { value: w.items, losses: w.losses };
+  if (bare) return { value: w.items, losses: [...bareLosses(conversation, FORMAT), ...w.losses] };
 
   // A system prompt only ever comes from a system message (see withoutSystemFields).
   const kept = withoutSystemFields(
