@@ -4,7 +4,7 @@
  * compiler, and this checks that each adapter is filed under its own name and
  * that `readOnly` and `eventLog` say what the adapters and the reader do.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventLogIn } from '../src/formats/conversations.js';
@@ -26,11 +26,13 @@ function jsonl(values: readonly JsonValue[]): ReturnType<typeof readDocument> {
   return readDocument(new TextEncoder().encode(text), 'jsonl');
 }
 
-/** The events of the first hand-written case of fixtures/formats/NAME that is a JSON array of events. */
+/** The events of the first read case of fixtures/formats/NAME whose source is a JSON array of events. */
 function fixtureEvents(name: string): JsonValue[] {
   const dir = path.join(ROOT, 'fixtures', 'formats', name);
   for (const entry of readdirSync(dir).sort()) {
-    const value = parseJson(readFileSync(path.join(dir, entry, 'source.json'), 'utf8'));
+    const file = path.join(dir, entry, 'source.json');
+    if (!existsSync(file)) continue;
+    const value = parseJson(readFileSync(file, 'utf8'));
     if (Array.isArray(value) && value.length > 1) return value;
   }
   throw new Error(`no session of events in ${dir}`);

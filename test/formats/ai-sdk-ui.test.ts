@@ -26,9 +26,9 @@ import {
   corpusRecords,
   expectAnswered,
   expectLocatable,
-  expectReadCase,
-  expectWriteCase,
+  describeFixtureCases,
   fixtureReader,
+  ownFixtureCases,
   plain,
   readJson,
 } from '../helpers/formats.js';
@@ -36,8 +36,6 @@ import { CORPUS, describeShared } from '../helpers/shared.js';
 
 const FIXTURES = path.join(ROOT, 'fixtures', 'formats', 'ai-sdk-ui');
 const fixture = fixtureReader('ai-sdk-ui');
-const cases = readdirSync(FIXTURES).sort();
-const readCases = cases.filter((c) => c.startsWith('read-'));
 
 const work = mkdtempSync(path.join(tmpdir(), 'histlint-ai-sdk-ui-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -89,44 +87,24 @@ function candidates(value: JsonValue): JsonValue[] {
 }
 
 describe('ai-sdk-ui fixtures', () => {
-  it('has read, write and detection cases', () => {
-    expect(readCases.length).toBeGreaterThanOrEqual(6);
-    expect(cases.filter((c) => c.startsWith('write-')).length).toBeGreaterThanOrEqual(2);
-    expect(cases.filter((c) => c.startsWith('detect-')).length).toBeGreaterThanOrEqual(2);
+  it('has read and write cases', () => {
+    const cases = ownFixtureCases('ai-sdk-ui');
+    expect(cases.filter((c) => c.kind === 'read').length).toBeGreaterThanOrEqual(6);
+    expect(cases.filter((c) => c.kind === 'write').length).toBeGreaterThanOrEqual(2);
   });
+});
 
-  for (const name of cases) {
-    if (name.startsWith('read-')) {
-      it(`${name}: reads as expected and writes back exactly`, () => {
-        expectReadCase(fmt, fixture, name);
-      });
-    } else if (name.startsWith('write-')) {
-      it(`${name}: writes the expected UIMessages and losses`, () => {
-        const written = expectWriteCase(fmt, fixture, name);
-        // Written back, it reads as the same calls and results.
-        const back = fmt.read(copy(written)).conversation;
-        const calls = (c: Conversation): unknown =>
-          analyzePairing(c.messages).calls.map((k) => [k.id, k.answer !== undefined]);
-        const source = fixture(name, 'conversation.json') as Conversation;
-        expect(calls(back)).toEqual(calls(source));
-      });
-    } else {
-      it(`${name}: is detected as the expected format`, () => {
-        const expected = fixture(name, 'expected.json') as JsonObject;
-        expect(detectFormat(fixture(name, 'source.json')).name).toBe(expected.format);
-      });
-    }
-  }
+/** The calls of a conversation, each with whether it is answered. */
+const callsOf = (c: Conversation): unknown =>
+  analyzePairing(c.messages).calls.map((k) => [k.id, k.answer !== undefined]);
+
+// Written back, a write case reads as the same calls and results.
+describeFixtureCases(fmt, {
+  written: (value, fx) =>
+    expect(callsOf(fmt.read(copy(value)).conversation)).toEqual(callsOf(fx.v1)),
 });
 
 describe('ai-sdk-ui detection', () => {
-  it('detects every read case, and --from auto picks it', () => {
-    for (const name of readCases) {
-      expect(fmt.detect(fixture(name, 'source.json')), name).toBe(true);
-      expect(detectFormat(fixture(name, 'source.json')).name, name).toBe('ai-sdk-ui');
-    }
-  });
-
   it('claims no other fixture: v1 files and every other format stay theirs', () => {
     const docs = [
       ...documents(path.join(ROOT, 'fixtures', 'core')),
@@ -136,18 +114,19 @@ describe('ai-sdk-ui detection', () => {
       ...documents(path.join(ROOT, 'fixtures', 'examples')),
     ];
     expect(docs.length).toBeGreaterThan(500);
+    // Its own cases' UIMessages: what is read (source.json) and what is written (written.json).
+    // Their v1 side (v1.json) is v1, and is scanned with the rest.
     const own = (where: string): boolean =>
-      where.startsWith('fixtures/formats/ai-sdk-ui/') &&
-      (/\/read-[^/]+\/source\.json$/.test(where) ||
-        /\/write-[^/]+\/expected\.json$/.test(where) ||
-        where.endsWith('detect-message-metadata/source.json'));
+      /^fixtures\/formats\/ai-sdk-ui\/[^/]+\/(source|written)\.json$/.test(where);
     const claimed = docs
       .filter((d) => !own(d.where) && candidates(d.value).some((v) => fmt.detect(v)))
       .map((d) => d.where);
     expect(claimed).toEqual([]);
-    // The v1 side of the read cases is v1.
-    for (const name of readCases)
-      expect(fmt.detect(fixture(name, 'expected.json')), name).toBe(false);
+    expect(
+      docs.filter(
+        (d) => d.where.startsWith('fixtures/formats/ai-sdk-ui/') && d.where.endsWith('/v1.json'),
+      ).length,
+    ).toBeGreaterThan(10);
   });
 
   it('a text-only UIMessage array means the same in both formats, and reads as v1', () => {
@@ -654,13 +633,6 @@ describe('ai-sdk-ui through normalize', () => {
 });
 
 describe('ai-sdk-ui locate', () => {
-  it('points at an existing node for every message, part and field of every read case', () => {
-    for (const name of readCases) {
-      const source = fixture(name, 'source.json');
-      expectLocatable(source, fmt.read(source));
-    }
-  });
-
   it('maps v1 fields to the UIMessage fields', () => {
     const tools = fmt.read(fixture('read-tool-states', 'source.json'));
     expect(tools.locate()).toBe('');

@@ -3,7 +3,6 @@
  * folder) round-tripped and mapped, detection, conversion from the
  * openai-chat corpus, normalize through the format, and locate().
  */
-import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
@@ -15,12 +14,13 @@ import { openaiChatFormat } from '../../src/formats/openai-chat/index.js';
 import { TRUNCATED_ARGS_KEY } from '../../src/formats/shared.js';
 import { jsonEqual, parseJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import { parsePointer, valueAt } from '../../src/model/pointer.js';
-import { EnvelopeSchema } from '../../src/model/schema.js';
 import type { Part } from '../../src/model/types.js';
 import { ROOT } from '../helpers/cli.js';
 import {
   copy,
   corpusRecords,
+  describeFixtureCases,
+  fixtureCases,
   readJson,
   REQUEST_FOLDERS,
   type CorpusRecord,
@@ -29,41 +29,21 @@ import { describeShared } from '../helpers/shared.js';
 
 const FIXTURES = path.join(ROOT, 'fixtures', 'formats', 'ai-sdk');
 
-const caseNames = readdirSync(FIXTURES).sort();
-const sources: CorpusRecord[] = caseNames
-  .filter((name) => existsSync(path.join(FIXTURES, name, 'source.json')))
-  .map((name) => ({ where: name, value: readJson(path.join(FIXTURES, name, 'source.json')) }));
+const cases = fixtureCases('ai-sdk');
+const sources: CorpusRecord[] = cases
+  .filter((c) => c.source !== undefined)
+  .map((c) => ({ where: c.name, value: c.source! }));
 
 const v1 = (name: string): Conversation =>
   readJson(path.join(FIXTURES, name, 'v1.json')) as Conversation;
 const partsOf = (c: Conversation): Part[] => c.messages.flatMap((m) => m.parts);
 
+describeFixtureCases(fmt);
+
 describe('ai-sdk fixtures', () => {
   it('has hand-written ModelMessage fixtures', () => {
     expect(sources.length).toBeGreaterThanOrEqual(6);
   });
-
-  for (const name of caseNames) {
-    const dir = path.join(FIXTURES, name);
-    if (existsSync(path.join(dir, 'source.json'))) {
-      it(`${name}: reads to the expected v1 and writes back exactly`, () => {
-        const value = readJson(path.join(dir, 'source.json'));
-        const read = fmt.read(copy(value));
-        expect(jsonEqual(copy(read.conversation), readJson(path.join(dir, 'v1.json')))).toBe(true);
-        expect(EnvelopeSchema.safeParse(copy(read.conversation)).success).toBe(true);
-        const written = fmt.write(copy(read.conversation) as Conversation, read.context);
-        expect(jsonEqual(written.value, value)).toBe(true);
-        expect(written.losses).toEqual([]);
-      });
-    } else {
-      it(`${name}: writes a v1 conversation as ModelMessages, listing the losses`, () => {
-        const expected = readJson(path.join(dir, 'written.json')) as JsonObject;
-        const written = fmt.write(readJson(path.join(dir, 'v1.json')) as Conversation);
-        expect(jsonEqual(written.value, expected.value!)).toBe(true);
-        expect(copy(written.losses as unknown as JsonValue)).toEqual(expected.losses);
-      });
-    }
-  }
 
   it('maps tool-call input objects to argument text, numbers as written', () => {
     const calls = partsOf(v1('v5-tool-loop')).filter((p) => p.type === 'tool-call');
@@ -271,14 +251,10 @@ describe('ai-sdk fixtures', () => {
 });
 
 describe('ai-sdk detection', () => {
-  it('recognizes every fixture source', () => {
-    expect(sources.filter((s) => !fmt.detect(s.value)).map((s) => s.where)).toEqual([]);
-  });
-
   it('rejects v1 conversations', () => {
     const files = [
       path.join(ROOT, 'fixtures', 'examples', 'interrupted-run.json'),
-      ...caseNames.map((name) => path.join(FIXTURES, name, 'v1.json')),
+      ...cases.map((c) => path.join(c.dir, 'v1.json')),
     ];
     for (const file of files) {
       const v = readJson(file);

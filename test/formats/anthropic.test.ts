@@ -3,15 +3,12 @@
  * strict detection, the hand-written cases of fixtures/formats/anthropic,
  * arguments, normalize through the format, and locate pointers into the source.
  */
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
 import { anthropicFormat } from '../../src/formats/anthropic/index.js';
 import type { Conversation } from '../../src/formats/format.js';
 import { stringifyJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import type { Message } from '../../src/model/types.js';
-import { ROOT } from '../helpers/cli.js';
 import {
   CORPUS_FOLDERS,
   corpusRecords,
@@ -19,12 +16,12 @@ import {
   expectCleanReads,
   expectKeyOrderKept,
   expectLocatable,
-  expectReadCase,
-  expectWriteCase,
+  describeFixtureCases,
   failedRoundTrips,
   fixtureReader,
   normalizeThrough as normalizeThroughFormat,
   otherFolders,
+  ownFixtureCases,
   readJson,
   roundTrip,
   storedRoundTrip,
@@ -32,7 +29,6 @@ import {
 } from '../helpers/formats.js';
 import { describeShared } from '../helpers/shared.js';
 
-const FIXTURES = path.join(ROOT, 'fixtures', 'formats', 'anthropic');
 const OTHER_FOLDERS = otherFolders(CORPUS_FOLDERS, 'anthropic');
 
 const records = corpusRecords('anthropic');
@@ -196,25 +192,16 @@ describe('anthropic detection', () => {
 });
 
 describe('anthropic fixtures', () => {
-  const cases = readdirSync(FIXTURES).sort();
-
   it('has read and write cases', () => {
-    expect(cases.filter((c) => c.startsWith('read-')).length).toBeGreaterThanOrEqual(6);
-    expect(cases.filter((c) => c.startsWith('write-')).length).toBeGreaterThanOrEqual(1);
+    const cases = ownFixtureCases('anthropic');
+    expect(cases.filter((c) => c.kind === 'read').length).toBeGreaterThanOrEqual(6);
+    expect(cases.filter((c) => c.kind === 'write').length).toBeGreaterThanOrEqual(1);
   });
+});
 
-  for (const name of cases) {
-    if (name.startsWith('read-')) {
-      it(`${name}: reads as expected and writes back exactly`, () => {
-        expectReadCase(anthropicFormat, fixture, name);
-      });
-    } else {
-      it(`${name}: writes the expected body and losses`, () => {
-        // What was written reads back as Anthropic, with every call answered.
-        expectAnswered(anthropicFormat, expectWriteCase(anthropicFormat, fixture, name));
-      });
-    }
-  }
+// What a write case wrote reads back as Anthropic, with every call answered.
+describeFixtureCases(anthropicFormat, {
+  written: (value) => expectAnswered(anthropicFormat, value),
 });
 
 describe('anthropic pointers', () => {

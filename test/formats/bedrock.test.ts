@@ -4,15 +4,12 @@
  * arguments, normalize through the format (strict alternation, one user
  * message per turn, toolConfig), and locate pointers into the source.
  */
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
 import { bedrockFormat } from '../../src/formats/bedrock/index.js';
 import type { Conversation } from '../../src/formats/format.js';
 import { jsonEqual, stringifyJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import type { Message } from '../../src/model/types.js';
-import { ROOT } from '../helpers/cli.js';
 import {
   copy,
   CORPUS_FOLDERS,
@@ -21,12 +18,12 @@ import {
   expectCleanReads,
   expectKeyOrderKept,
   expectLocatable,
-  expectReadCase,
-  expectWriteCase,
+  describeFixtureCases,
   failedRoundTrips,
   fixtureReader,
   normalizeThrough as normalizeThroughFormat,
   otherFolders,
+  ownFixtureCases,
   readJson,
   roundTrip,
   storedRoundTrip,
@@ -34,7 +31,6 @@ import {
 } from '../helpers/formats.js';
 import { describeShared } from '../helpers/shared.js';
 
-const FIXTURES = path.join(ROOT, 'fixtures', 'formats', 'bedrock');
 const OTHER_FOLDERS = otherFolders(CORPUS_FOLDERS, 'bedrock-converse');
 
 const records = corpusRecords('bedrock-converse');
@@ -156,27 +152,19 @@ describe('bedrock detection', () => {
 });
 
 describe('bedrock fixtures', () => {
-  const cases = readdirSync(FIXTURES).sort();
-
   it('has read and write cases', () => {
-    expect(cases.filter((c) => c.startsWith('read-')).length).toBeGreaterThanOrEqual(5);
-    expect(cases.filter((c) => c.startsWith('write-')).length).toBeGreaterThanOrEqual(1);
+    const cases = ownFixtureCases('bedrock');
+    expect(cases.filter((c) => c.kind === 'read').length).toBeGreaterThanOrEqual(5);
+    expect(cases.filter((c) => c.kind === 'write').length).toBeGreaterThanOrEqual(1);
   });
+});
 
-  for (const name of cases) {
-    if (name.startsWith('read-')) {
-      it(`${name}: reads as expected and writes back exactly`, () => {
-        expectReadCase(bedrockFormat, fixture, name);
-      });
-    } else {
-      it(`${name}: writes the expected body and losses`, () => {
-        // What was written reads back as Bedrock, alternating, with every call answered.
-        const written = expectWriteCase(bedrockFormat, fixture, name);
-        expectAlternating(written);
-        expectAnswered(bedrockFormat, written);
-      });
-    }
-  }
+// What a write case wrote reads back as Bedrock, alternating, with every call answered.
+describeFixtureCases(bedrockFormat, {
+  written: (value) => {
+    expectAlternating(value);
+    expectAnswered(bedrockFormat, value);
+  },
 });
 
 describe('bedrock pointers', () => {

@@ -1,21 +1,25 @@
 /**
  * The format contract (issue 17 item 5): one suite over every format of the registry, driven by
- * one fixture layout, `fixtures/contract/<format>/<case>/`:
+ * the one fixture layout, `fixtures/formats/<format>/<case>/`:
  *
  * - `source.json`: the stored value in that format (for claude-code, the session's events as one
  *   array, which is what its reader takes: the caller joins the JSONL lines; or a
- *   `{"loglines": [...]}` export);
- * - `v1.json`: the v1 conversation the reader gives;
- * - `written.json` (optional): what writing that conversation back gives, when it is not
- *   `source.json` itself;
+ *   `{"loglines": [...]}` export); a case without one is a write case;
+ * - `v1.json`: the v1 conversation the reader gives, or (a write case) the conversation written;
+ * - `written.json`: what writing that conversation gives: with the read's context, when it is not
+ *   `source.json` itself (optional in a read case); a write case's whole expected value;
  * - `stored.json` (optional): what writing it back from a stored v1 file (no context) gives, when
- *   that is not the same. Only histlint has one: a bare v1 array stored as v1 is the envelope.
+ *   that is not the same. Only histlint has them: a bare v1 array stored as v1 is the envelope;
+ * - `losses.json` (optional, write cases): the losses the write reports, a plain array; none
+ *   when it is missing;
+ * - `context.json` (optional, read cases): the read's context, when the case checks it
+ *   (claude-code: the events left out of the conversation).
  *
  * Every format has the cases `text` (the wrapped / request-body shape, with a model field where
  * the format has one), `tools`, `media`, `kept` (what v1 cannot express, kept in providerData)
- * and `bare` (a bare array). The tree is not under fixtures/formats: the per-format suites
- * (test/formats/<format>.test.ts) treat every folder there as one of their own cases, in their
- * own layouts.
+ * and `bare` (a bare array): read cases, on which this suite runs its full checks. The other
+ * cases of a format are its own: its suite (test/formats/<format>.test.ts) runs them through the
+ * one runner of test/helpers/formats.ts (`describeFixtureCases`), besides what is specific to it.
  *
  * For each case: detection, read, write with and without the read's context (the stored-v1
  * path: the conversation through JSON text), the location of every message, part and field,
@@ -41,11 +45,12 @@ import {
   type Part,
   type ReadResult,
 } from '../../src/index.js';
+import { CONTRACT_CASES, FIXTURE_FILES } from '../helpers/formats.js';
 
-const ROOT = fileURLToPath(new URL('../../fixtures/contract/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../fixtures/formats/', import.meta.url));
 
 /** The cases every format has. */
-const CASES = ['text', 'tools', 'media', 'kept', 'bare'] as const;
+const CASES = CONTRACT_CASES;
 
 interface Fixture {
   name: string;
@@ -61,11 +66,12 @@ function readJson(file: string): JsonValue {
   return parseJson(readFileSync(file, 'utf8'));
 }
 
+/** The contract cases of a format: those of {@link CASES} its folder holds, in name order. */
 function fixturesOf(format: string): Fixture[] {
   const dir = `${ROOT}${format}/`;
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
+  return [...CASES]
     .sort()
+    .filter((name) => existsSync(`${dir}${name}/source.json`))
     .map((name) => {
       const source = readJson(`${dir}${name}/source.json`);
       const written = `${dir}${name}/written.json`;
@@ -184,6 +190,27 @@ describe('the contract fixtures', () => {
     const want = Object.fromEntries(FORMATS.map((f) => [f.name, [...CASES].sort()]));
     expect(layout).toEqual(want);
     expect(readdirSync(ROOT).sort()).toEqual(FORMATS.map((f) => f.name).sort());
+  });
+
+  it('are in the one layout, as is every other case', () => {
+    const known = new Set<string>(FIXTURE_FILES);
+    const problems: string[] = [];
+    for (const format of readdirSync(ROOT).sort()) {
+      for (const name of readdirSync(`${ROOT}${format}`).sort()) {
+        const where = `${format}/${name}`;
+        const files = readdirSync(`${ROOT}${where}`);
+        const has = (f: string): boolean => files.includes(f);
+        for (const f of files) if (!known.has(f)) problems.push(`${where}: ${f}`);
+        if (!has('v1.json')) problems.push(`${where}: no v1.json`);
+        if (!has('source.json') && !has('written.json'))
+          problems.push(`${where}: neither source.json (read) nor written.json (write)`);
+        if (has('source.json') && has('losses.json'))
+          problems.push(`${where}: losses.json in a read case`);
+        if (!has('source.json') && (has('stored.json') || has('context.json')))
+          problems.push(`${where}: stored.json or context.json in a write case`);
+      }
+    }
+    expect(problems).toEqual([]);
   });
 });
 

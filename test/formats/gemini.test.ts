@@ -3,18 +3,16 @@
  * detection, the hand-written cases of fixtures/formats/gemini, normalize
  * through the format, and locate pointers into the source.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
 import type { Conversation } from '../../src/formats/format.js';
 import { GEMINI_SKIP_SIGNATURE, geminiFormat } from '../../src/formats/gemini/index.js';
 import { jsonEqual, stringifyJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import type { Part } from '../../src/model/types.js';
-import { ROOT } from '../helpers/cli.js';
 import {
   CORPUS_FOLDERS,
   corpusRecords,
+  describeFixtureCases,
   expectLocatable,
   failedRoundTrips,
   fixtureReader,
@@ -26,8 +24,6 @@ import {
   v1InputFiles,
 } from '../helpers/formats.js';
 import { CORPUS, describeShared } from '../helpers/shared.js';
-
-const FIXTURES = path.join(ROOT, 'fixtures', 'formats', 'gemini');
 
 const geminiRecords = corpusRecords('gemini');
 
@@ -256,35 +252,9 @@ describe('gemini detection', () => {
   });
 });
 
+describeFixtureCases(geminiFormat, { located: locatedFields });
+
 describe('gemini fixtures', () => {
-  const cases = readdirSync(FIXTURES).sort();
-
-  for (const name of cases) {
-    it(name, () => {
-      const dir = path.join(FIXTURES, name);
-      if (existsSync(path.join(dir, 'source.json'))) {
-        // A read case: the v1 conversation expected, and the exact source back.
-        const source = readFixture(name, 'source.json');
-        const expected = readFixture(name, 'expected.json');
-        expect(geminiFormat.detect(source)).toBe(true);
-        const read = geminiFormat.read(source);
-        expect(stringifyJson(read.conversation)).toBe(stringifyJson(expected));
-        const written = geminiFormat.write(read.conversation, read.context);
-        expect(written.losses).toEqual([]);
-        expect(jsonEqual(written.value, source)).toBe(true);
-        expect(jsonEqual(geminiFormat.write(expected as Conversation).value, source)).toBe(true);
-        expectLocatable(source, read, locatedFields);
-      } else {
-        // A write case: a conversation from elsewhere, the request and the losses expected.
-        const conversation = readFixture(name, 'conversation.json') as Conversation;
-        const expected = readFixture(name, 'expected.json');
-        const written = geminiFormat.write(conversation);
-        expect(stringifyJson(written as unknown as JsonValue)).toBe(stringifyJson(expected));
-        expect(geminiFormat.detect(written.value)).toBe(true);
-      }
-    });
-  }
-
   it('keeps ids and big numbers in arguments exactly', () => {
     const read = geminiFormat.read(readFixture('read-function-call-and-response', 'source.json'));
     const call = read.conversation.messages[1]!.parts[0]!;

@@ -1,8 +1,8 @@
 /**
  * Every `$` hint a format's reader writes into its kept data is declared in that format's
  * `hints.ts` (the `hints` list of its registry entry): a hint nobody declared is a key nobody
- * documents, types or reads on purpose. Each format's reads of the contract fixtures, its own
- * fixtures and the shared corpus are walked: the conversation, every message, every part and a
+ * documents, types or reads on purpose. Each format's reads of its fixtures
+ * (fixtures/formats/<format>/: the contract cases and its own) and the shared corpus are walked: the conversation, every message, every part and a
  * tool result's content parts.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -56,11 +56,7 @@ function jsonFiles(dir: string): string[] {
 /** The values of `format` to read: fixtures it detects, and its corpus conversations. */
 function samples(format: ConversationFormat): { where: string; value: JsonValue }[] {
   const out: { where: string; value: JsonValue }[] = [];
-  const dirs = [
-    path.join(ROOT, 'fixtures', 'contract', format.name),
-    path.join(ROOT, 'fixtures', 'formats', format.name),
-  ];
-  for (const file of dirs.flatMap(jsonFiles)) {
+  for (const file of jsonFiles(path.join(ROOT, 'fixtures', 'formats', format.name))) {
     let value: JsonValue;
     try {
       value = parseJson(readFileSync(file, 'utf8'));

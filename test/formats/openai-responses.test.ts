@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzePairing } from '../../src/core/pairing.js';
 import { INTERRUPTED_TEXT, normalizeHistory } from '../../src/core/normalize.js';
-import type { Conversation, WriteResult } from '../../src/formats/format.js';
+import type { WriteResult } from '../../src/formats/format.js';
 import { keptPartNode } from '../../src/formats/kit/kept.js';
 import { openaiResponsesFormat as fmt } from '../../src/formats/openai-responses/index.js';
 import {
@@ -24,6 +24,8 @@ import { ROOT } from '../helpers/cli.js';
 import {
   copy,
   corpusRecords,
+  describeFixtureCases,
+  fixtureCases,
   failedRoundTrips,
   otherFolders,
   readJson,
@@ -97,48 +99,7 @@ describeShared('openai-responses corpus round trip', 'corpus/openai-responses', 
   });
 });
 
-/** Fixture cases: `input.json` + `expected.json` (read cases) or `v1.json` + `expected.json` (write cases). */
-function fixtureCases(): { name: string; dir: string; kind: 'read' | 'write' }[] {
-  return readdirSync(FIXTURES)
-    .sort()
-    .map((name) => {
-      const dir = path.join(FIXTURES, name);
-      return { name, dir, kind: existsSync(path.join(dir, 'v1.json')) ? 'write' : 'read' };
-    });
-}
-
-describe('openai-responses fixtures', () => {
-  for (const c of fixtureCases()) {
-    if (c.kind === 'read') {
-      it(`${c.name}: reads to the expected v1 and writes back exactly`, () => {
-        const input = readJson(c.dir, 'input.json');
-        expect(fmt.detect(input)).toBe(true);
-        const r = fmt.read(copy(input));
-        const expected = readJson(c.dir, 'expected.json');
-        expect(JSON.parse(stringifyJson(r.conversation, 0))).toEqual(
-          JSON.parse(stringifyJson(expected, 0)),
-        );
-        const out = fmt.write(r.conversation, r.context);
-        expect(out.losses).toEqual([]);
-        expect(jsonEqual(out.value, input)).toBe(true);
-      });
-    } else {
-      it(`${c.name}: writes a conversation of another format, listing losses`, () => {
-        const v1 = readJson(c.dir, 'v1.json') as Conversation;
-        const out = fmt.write(v1);
-        const expected = readJson(c.dir, 'expected.json') as JsonObject;
-        expect(JSON.parse(stringifyJson(out.value, 0))).toEqual(
-          JSON.parse(stringifyJson(expected.value!, 0)),
-        );
-        expect(out.losses).toEqual(JSON.parse(stringifyJson(expected.losses!, 0)));
-        // What was written is this format, and reads back to the same value.
-        expect(fmt.detect(out.value)).toBe(true);
-        const again = fmt.read(copy(out.value));
-        expect(jsonEqual(fmt.write(again.conversation, again.context).value, out.value)).toBe(true);
-      });
-    }
-  }
-});
+describeFixtureCases(fmt);
 
 /** Every `.json` file under a folder, parsed (files that do not parse are skipped). */
 function jsonFiles(dir: string): CorpusRecord[] {
@@ -168,7 +129,7 @@ describe('openai-responses detection', () => {
     ];
     expect(v1.length).toBeGreaterThan(0);
     expect(v1.filter((r) => fmt.detect(r.value)).map((r) => r.where)).toEqual([]);
-    expect(fmt.detect(readJson(path.join(FIXTURES, 'tool-call-and-result'), 'expected.json'))).toBe(
+    expect(fmt.detect(readJson(path.join(FIXTURES, 'tool-call-and-result'), 'v1.json'))).toBe(
       false,
     );
   });
@@ -271,7 +232,7 @@ describe('openai-responses through normalize', () => {
   });
 
   it('leaves an output whose call lives on the server (previous_response_id) alone', () => {
-    const input = readJson(path.join(FIXTURES, 'server-side-output'), 'input.json');
+    const input = readJson(path.join(FIXTURES, 'server-side-output'), 'source.json');
     const r = fmt.read(input);
     expect(normalizeHistory(r.conversation.messages).changed).toBe(false);
   });
@@ -409,9 +370,9 @@ describe('openai-responses locate', () => {
   const sources: CorpusRecord[] = [
     ...RESPONSES,
     ...runStateItems(),
-    ...fixtureCases()
+    ...fixtureCases('openai-responses')
       .filter((c) => c.kind === 'read')
-      .map((c) => ({ where: c.name, value: readJson(c.dir, 'input.json') })),
+      .map((c) => ({ where: c.name, value: c.source! })),
   ];
 
   it('points every message, part and mapped field at a node that exists', () => {

@@ -211,16 +211,17 @@ describe('providerExecutedParts', () => {
 describe('the write-drops-provider-executed-call fixture cases', () => {
   it('share one conversation, with a pair beside other parts and a message of a pair alone', () => {
     // Each writer's suite runs its case; one conversation keeps the five in step.
-    const dirs: [string, string][] = [
-      ['openai-chat', 'v1.json'],
-      ['anthropic', 'conversation.json'],
-      ['bedrock', 'conversation.json'],
-      ['gemini', 'conversation.json'],
-      ['openai-responses', 'v1.json'],
-    ];
-    const conversations = dirs.map(([format, file]) =>
+    const formats = ['openai-chat', 'anthropic', 'bedrock', 'gemini', 'openai-responses'];
+    const conversations = formats.map((format) =>
       readJson(
-        path.join(ROOT, 'fixtures', 'formats', format, 'write-drops-provider-executed-call', file),
+        path.join(
+          ROOT,
+          'fixtures',
+          'formats',
+          format,
+          'write-drops-provider-executed-call',
+          'v1.json',
+        ),
       ),
     );
     for (const c of conversations) expect(jsonEqual(c, conversations[0]!)).toBe(true);

@@ -1,13 +1,15 @@
 /**
  * Helpers of the format adapter suites (test/formats): the shared corpus and
- * the fixtures read as JSON values, copies through text, round trips, and the
- * checks every block-turn adapter runs on what it reads and writes.
+ * the fixtures read as JSON values, copies through text, round trips, the
+ * checks every block-turn adapter runs on what it reads and writes, and the
+ * one runner of the fixture cases of fixtures/formats/<format>/<case>/.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { normalizeHistory } from '../../src/core/normalize.js';
 import { analyzePairing } from '../../src/core/pairing.js';
+import { detectFormat } from '../../src/formats/detect.js';
 import type {
   Conversation,
   ConversationFormat,
@@ -23,7 +25,7 @@ import {
   type JsonValue,
 } from '../../src/model/json.js';
 import { parsePointer, valueAt } from '../../src/model/pointer.js';
-import { ConversationSchema } from '../../src/model/schema.js';
+import { ConversationSchema, EnvelopeSchema } from '../../src/model/schema.js';
 import { isObject, type Part } from '../../src/model/types.js';
 import { ROOT } from './cli.js';
 import { CORPUS } from './shared.js';
@@ -104,7 +106,7 @@ export function readJson(...segments: string[]): JsonValue {
   return parseJson(readFileSync(path.join(...segments), 'utf8'));
 }
 
-/** Reads the files of the fixture cases of a format: `(case name, file name) => value`. */
+/** Reads the files of the fixture cases of a format (`fixtures/formats/<format>/`): `(case name, file name) => value`. */
 export function fixtureReader(format: string): (name: string, file: string) => JsonValue {
   return (name, file) => readJson(ROOT, 'fixtures', 'formats', format, name, file);
 }
@@ -211,44 +213,154 @@ export function expectCleanReads(
   }
 }
 
-/**
- * A read fixture case (`source.json`, `expected.json`): detected, read as
- * expected, written back exactly with and without the read's context, and
- * located.
- */
-export function expectReadCase(
-  format: ConversationFormat,
-  fixture: (name: string, file: string) => JsonValue,
-  name: string,
-): void {
-  const source = fixture(name, 'source.json');
-  expect(format.detect(source)).toBe(true);
-  const read = format.read(source);
-  expect(plain(read.conversation)).toEqual(plain(fixture(name, 'expected.json')));
-  const written = format.write(read.conversation, read.context);
-  expect(written.losses).toEqual([]);
-  expect(jsonEqual(written.value, source)).toBe(true);
-  expect(jsonEqual(format.write(copy(read.conversation)).value, source)).toBe(true);
-  expectLocatable(source, read);
-}
+/** The cases every format has, which test/formats/contract.test.ts runs its full checks on. */
+export const CONTRACT_CASES = ['text', 'tools', 'media', 'kept', 'bare'] as const;
+
+/** The files a case folder may hold. */
+export const FIXTURE_FILES = [
+  'source.json',
+  'v1.json',
+  'written.json',
+  'stored.json',
+  'losses.json',
+  'context.json',
+] as const;
 
 /**
- * A write fixture case (`conversation.json`, `expected.json` with `value` and
- * `losses`): the value and losses expected, a value of the format again;
- * returns the value written.
+ * One case of `fixtures/formats/<format>/<case>/` (the layout is described in
+ * test/formats/contract.test.ts): a read case has `source.json`, a write case
+ * has none and `written.json` instead.
  */
-export function expectWriteCase(
-  format: ConversationFormat,
-  fixture: (name: string, file: string) => JsonValue,
-  name: string,
-): JsonValue {
-  const conversation = fixture(name, 'conversation.json') as Conversation;
-  const expected = fixture(name, 'expected.json') as JsonObject;
-  const written = format.write(conversation);
-  expect(plain(written.value)).toEqual(plain(expected.value!));
-  expect(written.losses).toEqual(plain(expected.losses!));
-  expect(format.detect(written.value)).toBe(true);
-  return written.value;
+export interface FixtureCase {
+  name: string;
+  dir: string;
+  kind: 'read' | 'write';
+  /** `source.json`: the stored value in the format (a read case). */
+  source?: JsonValue;
+  /** `v1.json`: the v1 conversation it reads as, or the conversation written. */
+  v1: Conversation;
+  /** `written.json`: what writing `v1` gives (a read case: with the read's context, when not `source`). */
+  written?: JsonValue;
+  /** `stored.json`: what writing `v1` stored as v1 (no context) gives, when not {@link written} or `source`. */
+  stored?: JsonValue;
+  /** `losses.json`: the losses of the write, else none. */
+  losses: JsonValue[];
+  /** `context.json`: the read's context, when the case checks it. */
+  context?: JsonValue;
+}
+
+/** The fixtures of a format: every case folder of `fixtures/formats/<format>/`, in name order. */
+export function fixtureCases(format: string): FixtureCase[] {
+  const root = path.join(ROOT, 'fixtures', 'formats', format);
+  if (!existsSync(root)) return [];
+  return readdirSync(root)
+    .sort()
+    .map((name) => {
+      const dir = path.join(root, name);
+      const file = (f: string): JsonValue | undefined =>
+        existsSync(path.join(dir, f)) ? readJson(dir, f) : undefined;
+      const source = file('source.json');
+      return {
+        name,
+        dir,
+        kind: source === undefined ? 'write' : 'read',
+        source,
+        v1: file('v1.json') as unknown as Conversation,
+        written: file('written.json'),
+        stored: file('stored.json'),
+        losses: (file('losses.json') as JsonValue[] | undefined) ?? [],
+        context: file('context.json'),
+      };
+    });
+}
+
+/** The cases of a format other than the contract's: the ones its own suite runs. */
+export function ownFixtureCases(format: string): FixtureCase[] {
+  const contract = new Set<string>(CONTRACT_CASES);
+  return fixtureCases(format).filter((c) => !contract.has(c.name));
+}
+
+/** What a per-format suite checks on its fixture cases besides {@link describeFixtureCases}'s checks. */
+export interface FixtureChecks {
+  /** The paths below each part a read case locates in the source (all its fields by default). */
+  located?: (part: Part) => (string | number)[][];
+  /**
+   * Read cases only `--from <format>` reads: detection does not claim them (they mix in a block
+   * of another format on purpose), and the runner checks that it does not.
+   */
+  fromOnly?: readonly string[];
+  /** More checks of a read case's read. */
+  read?: (read: ReadResult, fixture: FixtureCase) => void;
+  /** More checks of the value a write case writes. */
+  written?: (value: JsonValue, fixture: FixtureCase) => void;
+}
+
+/** The losses of a write as the text of `losses.json` would be (keys in order). */
+const lossesText = (losses: unknown): string => stringifyJson(copy(losses as JsonValue));
+
+/**
+ * The one runner of the per-format fixture cases: every case of
+ * `fixtures/formats/<format>/` but the contract's (test/formats/contract.test.ts runs those).
+ *
+ * - A read case: detected (by the format and by `--from auto`; not at all, for the cases of
+ *   {@link FixtureChecks.fromOnly}), read as `v1.json` (and the context as `context.json`), v1
+ *   the schema accepts, every message, part and field located in the source; for a format that
+ *   writes, written back with the read's context as `written.json` (else `source.json`) and from
+ *   stored v1 (no context) as `stored.json` (else the same), with no losses.
+ * - A write case: `v1.json` written as `written.json`, with the losses of `losses.json` (else
+ *   none); what is written is detected as the format and reads and writes back the same.
+ */
+export function describeFixtureCases(format: ConversationFormat, checks: FixtureChecks = {}): void {
+  describe(`${format.name} fixture cases`, () => {
+    const cases = ownFixtureCases(format.name);
+
+    it('has cases of its own', () => {
+      expect(cases.length).toBeGreaterThan(0);
+    });
+
+    for (const fx of cases.filter((c) => c.kind === 'read')) {
+      it(`${fx.name}: detected, read as v1.json${format.readOnly ? '' : ', written back'}`, () => {
+        const source = fx.source!;
+        if (checks.fromOnly?.includes(fx.name) === true) {
+          expect(format.detect(source), 'read only with --from').toBe(false);
+        } else {
+          expect(format.detect(source)).toBe(true);
+          expect(detectFormat(source).name).toBe(format.name);
+        }
+        const read = format.read(source);
+        expect(stringifyJson(read.conversation)).toBe(stringifyJson(fx.v1));
+        if (fx.context !== undefined)
+          expect(stringifyJson(read.context as JsonValue)).toBe(stringifyJson(fx.context));
+        expect(EnvelopeSchema.safeParse(plain(read.conversation)).success).toBe(true);
+        expectLocatable(source, read, checks.located);
+        if (!format.readOnly) {
+          const expected = fx.written ?? source;
+          const written = format.write(read.conversation, read.context);
+          expect(written.losses).toEqual([]);
+          expect(jsonEqual(written.value, expected), 'written with the read context').toBe(true);
+          const stored = format.write(copy(read.conversation));
+          expect(stored.losses).toEqual([]);
+          expect(jsonEqual(stored.value, fx.stored ?? expected), 'written from stored v1').toBe(
+            true,
+          );
+        }
+        checks.read?.(read, fx);
+      });
+    }
+
+    for (const fx of cases.filter((c) => c.kind === 'write')) {
+      it(`${fx.name}: v1.json written as written.json, with its losses`, () => {
+        const written = format.write(fx.v1);
+        // Exactly: numbers as written and keys in order.
+        expect(stringifyJson(written.value)).toBe(stringifyJson(fx.written!));
+        expect(lossesText(written.losses)).toBe(lossesText(fx.losses));
+        // What was written is the format again, and reads and writes back the same.
+        expect(format.detect(written.value)).toBe(true);
+        expect(jsonEqual(roundTrip(format, copy(written.value)).value, written.value)).toBe(true);
+        checks.written?.(written.value, fx);
+      });
+    }
+  });
 }
 
 /** Every call of a read of `value` is answered. */
