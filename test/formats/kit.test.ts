@@ -109,7 +109,7 @@ describe('envelope', () => {
     expect(kept).toEqual({ [BARE_HINT]: true });
     expect(writesBare(undefined, { providerData: { x: kept } }, 'x')).toBe(true);
     expect(writesBare({ bare: false }, { providerData: { x: kept } }, 'x')).toBe(false);
-    expect(writesBare(undefined, {}, 'x', true)).toBe(true);
+    expect(writesBare(undefined, {}, 'x', { fallback: true })).toBe(true);
   });
 
   it('refuses what is neither, in one line', () => {

@@ -10,7 +10,7 @@ import { PART_TYPES, type Message, type Part } from '../../model/types.js';
 import { placeSignatures } from '../ai-sdk/signatures.js';
 import { type Conversation, type Loss, type WriteResult } from '../format.js';
 import { providerDataOf } from '../../model/provider-data.js';
-import { bareLosses, writeBody, writesBare } from '../kit/envelope.js';
+import { writeBody, writesBare } from '../kit/envelope.js';
 import { isKeptPart, isPlainObject, keptNode, restoreFields } from '../kit/kept.js';
 import { toDataUrl } from '../kit/media.js';
 import { contextOf, readHere } from '../kit/provenance.js';
@@ -337,8 +337,8 @@ export function writeAiSdkUi(conversation: Conversation, context: unknown): Writ
   assignIds(written);
   const messages = written.map((w) => w.message);
   // A conversation with no kept data of this format (another format's) is written bare.
-  if (writesBare(ctx, conversation, FORMAT, true))
-    return { value: messages, losses: [...state.losses, ...bareLosses(conversation, FORMAT)] };
+  if (writesBare(ctx, conversation, FORMAT, { fallback: true, losses: state.losses }))
+    return { value: messages, losses: state.losses };
   return {
     value: writeBody(providerDataOf(conversation, FORMAT), { messages }),
     losses: state.losses,

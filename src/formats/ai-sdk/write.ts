@@ -10,7 +10,7 @@ import { PART_TYPES, type Message, type Part } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
 import { urlScheme } from '../../core/url.js';
 import type { Conversation, Loss, WriteResult } from '../format.js';
-import { bareLosses, writeBody, writesBare } from '../kit/envelope.js';
+import { writeBody, writesBare } from '../kit/envelope.js';
 import {
   isKeptPart,
   isPlainObject,
@@ -420,10 +420,11 @@ export function writeAiSdk(conversation: Conversation, context?: unknown): Write
   if (systemShape !== undefined)
     system = systemShape === 'object' && systemList.length === 1 ? systemList[0] : systemList;
   // No kept data of this format (a history of another one, or call options holding nothing but
-  // `messages`): a bare array, as before.
-  const bare = writesBare(ctx, conversation, FORMAT, true);
-  if (bare && system === undefined)
-    return { value: messages, losses: [...state.losses, ...bareLosses(conversation, FORMAT)] };
+  // `messages`): a bare array, as before; a system prompt needs the call options.
+  const bare =
+    system === undefined &&
+    writesBare(ctx, conversation, FORMAT, { fallback: true, losses: state.losses });
+  if (bare) return { value: messages, losses: state.losses };
   // A system prompt only ever comes from a system message (see withoutSystemFields).
   const kept = withoutSystemFields(data, ['system'], state.losses);
   // Only a field the writer sets is its own: a kept one (a `system` this format does not read)

@@ -9,7 +9,7 @@ import { type Message, type Part } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
 import { groupTurns, writerTurnKey } from '../../core/turns.js';
 import type { Conversation, Loss } from '../format.js';
-import { bareLosses, writeBody, writesBare } from '../kit/envelope.js';
+import { writeBody, writesBare } from '../kit/envelope.js';
 import { mergeKept, withoutSystemFields } from '../kit/kept.js';
 import { base64ToText } from '../kit/media.js';
 import { contextOf, readHere } from '../kit/provenance.js';
@@ -265,7 +265,7 @@ export function writeAnthropic(
   const state: WriteState = { context, losses: [] };
   state.losses.push(...conversationLosses(conversation, FORMAT));
   const messages = conversation.messages;
-  const bare = writesBare(ctx, conversation, FORMAT);
+  const bare = writesBare(ctx, conversation, FORMAT, { losses: state.losses });
 
   // Leading system messages go to the top-level `system`; later ones, and ones read inline, stay inline.
   const top: number[] = [];
@@ -325,7 +325,6 @@ export function writeAnthropic(
   const kept = bare
     ? undefined
     : withoutSystemFields(providerDataOf(conversation, FORMAT), ['system'], state.losses);
-  if (bare) state.losses.push(...bareLosses(conversation, FORMAT));
   sortLosses(state.losses);
   if (bare) return { value: out, losses: state.losses };
   // A top-level system the writer does not set is no field of its own: a kept one keeps its place.

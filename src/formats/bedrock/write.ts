@@ -9,7 +9,7 @@ import { type Part } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
 import { groupTurns, writerTurnKey } from '../../core/turns.js';
 import type { Conversation, Loss } from '../format.js';
-import { bareLosses, writeBody, writesBare } from '../kit/envelope.js';
+import { writeBody, writesBare } from '../kit/envelope.js';
 import { isKeptPart, mergeKept, withoutSystemFields } from '../kit/kept.js';
 import { base64ToText, textToBase64 } from '../kit/media.js';
 import { contextOf, readHere } from '../kit/provenance.js';
@@ -286,7 +286,7 @@ export function writeBedrock(
   };
   state.losses.push(...conversationLosses(conversation, FORMAT));
   const messages = conversation.messages;
-  const bare = writesBare(ctx, conversation, FORMAT);
+  const bare = writesBare(ctx, conversation, FORMAT, { losses: state.losses });
 
   // System messages go to the top-level `system`, except ones read inline (kept for the round trip).
   const top: number[] = [];
@@ -347,7 +347,6 @@ export function writeBedrock(
     outSource.push(source);
   }
 
-  if (bare) state.losses.push(...bareLosses(conversation, FORMAT));
   sortLosses(state.losses);
   if (bare) return { value: out, losses: state.losses };
   // A system prompt only ever comes from a system message (see withoutSystemFields).

@@ -11,7 +11,7 @@ import { parseJson, setOwn, type JsonObject, type JsonValue } from '../../model/
 import { type Message, type Part } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
 import type { Conversation, Loss, WriteResult } from '../format.js';
-import { bareLosses, writeBody, writesBare } from '../kit/envelope.js';
+import { writeBody, writesBare } from '../kit/envelope.js';
 import {
   isKeptPart,
   isPlainObject,
@@ -458,11 +458,10 @@ export function writeGemini(conversation: Conversation, context?: unknown): Writ
   for (const turn of turns) if (turn.merged) orderMergedTurn(turn);
 
   const ctx = contextOf(context, FORMAT) as GeminiContext | undefined;
-  if (writesBare(ctx, conversation, FORMAT)) {
+  if (writesBare(ctx, conversation, FORMAT, { losses: state.losses })) {
     if (systemMessages.length > 0) {
       state.losses.push({ what: 'system instruction (a bare contents array has none)' });
     }
-    state.losses.push(...bareLosses(conversation, FORMAT));
     return { value: contents, losses: state.losses };
   }
   // The writer's own fields, in its order (OWN_KEYS): the contents, then the system instructions.

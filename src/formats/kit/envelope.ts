@@ -98,31 +98,30 @@ export function envelopeData(
 
 /**
  * True when a history is written as a bare array: the read's context says so when there is one
- * (`context.bare`), else the conversation's kept data (`$bare`), else `fallback`.
+ * (`context.bare`), else the conversation's kept data (`$bare`), else `fallback` (the format's
+ * default shape). When it is, each request field the kept data holds beside `$bare` is added to
+ * `losses` (a bare array has no place for one): hand-edited, or from a conversation that had a
+ * body. A writer asks this once, where it decides the shape, and writes bare exactly when true.
  */
 export function writesBare(
   context: { bare?: boolean } | undefined,
   conversation: JsonObject,
   format: string,
-  fallback = false,
+  options: { fallback?: boolean; losses?: Loss[] } = {},
 ): boolean {
-  if (typeof context?.bare === 'boolean') return context.bare;
   const pd = providerDataOf(conversation, format);
-  if (pd === undefined) return fallback;
-  return pd[BARE_HINT] === true;
-}
-
-/**
- * The losses of writing a conversation as a bare array: one for each request field its kept data
- * holds beside `$bare` (hand-edited, or from a conversation that had a body), since a bare array
- * has no place for them. A writer returning a bare array adds these to its losses.
- */
-export function bareLosses(conversation: JsonObject, format: string): Loss[] {
-  const pd = providerDataOf(conversation, format);
-  if (pd === undefined) return [];
-  return Object.keys(pd)
-    .filter((k) => !isHintKey(k))
-    .map((k) => ({ what: `request field "${sourceKey(k)}" (a bare array has none)` }));
+  const bare =
+    typeof context?.bare === 'boolean'
+      ? context.bare
+      : pd === undefined
+        ? (options.fallback ?? false)
+        : pd[BARE_HINT] === true;
+  if (bare && pd !== undefined && options.losses !== undefined) {
+    for (const k of Object.keys(pd))
+      if (!isHintKey(k))
+        options.losses.push({ what: `request field "${sourceKey(k)}" (a bare array has none)` });
+  }
+  return bare;
 }
 
 /**

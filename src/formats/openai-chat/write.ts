@@ -10,7 +10,7 @@ import { PART_TYPES, type Message, type Part } from '../../model/types.js';
 import { groupTurns, writerTurnKey } from '../../core/turns.js';
 import { type Conversation, type Loss, type WriteResult } from '../format.js';
 import { providerDataOf } from '../../model/provider-data.js';
-import { bareLosses, writeBody, writesBare } from '../kit/envelope.js';
+import { writeBody, writesBare } from '../kit/envelope.js';
 import {
   isKeptPart,
   isPlainObject,
@@ -466,8 +466,7 @@ export function writeChat(conversation: Conversation, context?: unknown): WriteR
   const chunkLosses = chunks.flatMap((c) => c.losses);
   chunkLosses.sort((a, b) => (a.messageIndex ?? -1) - (b.messageIndex ?? -1));
   losses.push(...chunkLosses);
-  if (writesBare(ctx, conversation, FORMAT))
-    return { value: messages, losses: [...bareLosses(conversation, FORMAT), ...losses] };
+  if (writesBare(ctx, conversation, FORMAT, { losses })) return { value: messages, losses };
   const kept = providerDataOf(conversation, FORMAT);
   return { value: writeBody(kept, { messages }, ctx?.keys), losses };
 }

@@ -20,7 +20,7 @@ import {
   providerDataLosses,
   providerExecutedParts,
 } from '../shared.js';
-import { bareLosses, writeBody, writesBare } from '../kit/envelope.js';
+import { writeBody, writesBare } from '../kit/envelope.js';
 import {
   isKeptPart,
   isPlainObject,
@@ -438,9 +438,9 @@ function stringInput(conversation: Conversation, instrAt: number): string | unde
 /** Writes a v1 conversation as a Responses request body, or as the bare array of items it was read from. */
 export function writeResponses(conversation: Conversation, context?: unknown): WriteResult {
   const ctx = contextOf(context, FORMAT) as ResponsesContext | undefined;
-  const bare = writesBare(ctx, conversation, FORMAT);
   const w = new Writer(context);
   w.losses.push(...conversationLosses(conversation, FORMAT));
+  const bare = writesBare(ctx, conversation, FORMAT, { losses: w.losses });
   const ours = conversationReadHere(context, conversation, FORMAT);
   const instrAt = bare ? -1 : instructionsIndex(conversation, ours);
   let instructions: string | undefined;
@@ -455,7 +455,7 @@ export function writeResponses(conversation: Conversation, context?: unknown): W
     }
     writeMessage(m, mi, w);
   });
-  if (bare) return { value: w.items, losses: [...bareLosses(conversation, FORMAT), ...w.losses] };
+  if (bare) return { value: w.items, losses: w.losses };
 
   // A system prompt only ever comes from a system message (see withoutSystemFields).
   const kept = withoutSystemFields(
