@@ -462,3 +462,35 @@ describeShared('openai-chat detection on the corpus', 'corpus', () => {
     expect(other.filter((r) => fmt.detect(r.value)).map((r) => r.where)).toEqual([]);
   });
 });
+
+describe("openai-chat: an assistant message's refusal", () => {
+  const body = {
+    model: 'm',
+    messages: [
+      { role: 'user', content: 'help me' },
+      { role: 'assistant', content: null, refusal: 'I cannot help with that.' },
+      { role: 'user', content: 'ok' },
+    ],
+  };
+
+  it('is read as the text it is, which lint, sanitize and show then see', () => {
+    const { conversation } = fmt.read(body as unknown as JsonValue);
+    expect(conversation.messages[1]!.parts).toMatchObject([
+      { type: 'text', text: 'I cannot help with that.' },
+    ]);
+  });
+
+  it('is written back where it was, with the read and from a stored v1 file', () => {
+    const read = fmt.read(body as unknown as JsonValue);
+    const stored = JSON.parse(JSON.stringify(read.conversation)) as Conversation;
+    for (const written of [fmt.write(read.conversation, read.context), fmt.write(stored)]) {
+      expect(written.losses).toEqual([]);
+      expect(written.value).toEqual(body);
+    }
+  });
+
+  it('is located at its field', () => {
+    const read = fmt.read(body as unknown as JsonValue);
+    expect(read.locate(1, 0, ['text'])).toBe('/messages/1/refusal');
+  });
+});

@@ -50,7 +50,10 @@ export const HINTS = {
   arguments: '$arguments',
   /** Tool result: the tool message had a `name` (the legacy function name, now v1's `name`). */
   name: '$name',
-  /** Reasoning part: the assistant message field it came from (`reasoning_content`, DeepSeek/Kimi style). */
+  /**
+   * Reasoning or text part: the assistant message field it came from, and goes back to:
+   * `reasoning_content` (DeepSeek/Kimi-style reasoning) or `refusal` (the model's refusal text).
+   */
   field: '$field',
   /** Kept part: the call list a call entry v1 cannot read came from (`tool_calls` or `function_call`). */
   in: '$in',
@@ -86,7 +89,7 @@ export interface ChatPartHints {
   $arguments?: 'absent' | 'json';
   $name?: true;
   $content?: ContentKind;
-  $field?: 'reasoning_content';
+  $field?: 'reasoning_content' | 'refusal';
   $in?: 'tool_calls' | 'function_call';
 }
 

@@ -278,6 +278,17 @@ function readMessage(m: JsonValue, pointer: string, i: number, r: Reading): Mess
   if (kindOf(content) !== 'other') mapped.push('content');
   parts.push(...readContent(content, pointer));
 
+  if (assistant && typeof m.refusal === 'string') {
+    // The model's refusal is text the provider sees again: a v1 text part, written back there.
+    mapped.push('refusal');
+    parts.push({
+      part: keepProviderData({ type: 'text', text: m.refusal }, FORMAT, {
+        [HINTS.field]: 'refusal',
+      }),
+      pointer: joinPointer(pointer, 'refusal'),
+    });
+  }
+
   let hasCalls = false;
   if (assistant && Array.isArray(m.tool_calls)) {
     mapped.push('tool_calls');

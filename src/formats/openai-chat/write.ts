@@ -330,6 +330,7 @@ function writeMerged(
   const calls: JsonValue[] = [];
   let functionCall: JsonObject | undefined;
   let reasoning: string | undefined;
+  let refusalText: string | undefined;
   let written = 0;
   let droppedCount = 0;
   for (const { message, index: i } of members) {
@@ -370,6 +371,13 @@ function writeMerged(
         if (node !== undefined) functionCall = node as JsonObject;
       } else if (part.type === 'tool-result') {
         lose(`tool-result part in a ${role} message`);
+      } else if (
+        part.type === 'text' &&
+        assistant &&
+        pdata?.[HINTS.field] === 'refusal' &&
+        refusalText === undefined
+      ) {
+        refusalText = String(part.text);
       } else {
         contentParts.push({ part, where });
       }
@@ -393,7 +401,7 @@ function writeMerged(
   if (functionCall !== undefined) msg.function_call = functionCall;
   restoreFields(msg, data, WIRE);
   // An assistant's `"refusal": null` beside its content is no text: it comes back.
-  const refusal = keptUnreadable(data, 'refusal');
+  const refusal = refusalText ?? keptUnreadable(data, 'refusal');
   if (refusal !== undefined) msg.refusal = refusal;
   out.push(msg);
 }
