@@ -333,3 +333,19 @@ describe('per-line reading keeps the other answers', () => {
     );
   });
 });
+
+describe('a JSONL file read line by line (over the limit as a whole)', () => {
+  it('writes back every unchanged line byte for byte, a BOM that starts a later line too', () => {
+    setMaxTextBytes(64);
+    const line = '{"version":1,"messages":[]}';
+    // Under the limit line by line, over it as a whole: the document is read line by line.
+    const bytes = Buffer.concat([
+      Buffer.from(`${line}\n`),
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(`${line}\r\n${line}\n`),
+    ]);
+    expect(bytes.length).toBeGreaterThan(maxTextBytes());
+    const doc = readDocument(bytes, 'jsonl');
+    expect(Buffer.from(serializeDocument(doc, new Map()))).toEqual(bytes);
+  });
+});

@@ -6,21 +6,23 @@
 import { SourceError } from '../../model/errors.js';
 import { JsonParseError, parseJson, stringifyJson, type JsonValue } from '../../model/json.js';
 import { LineIndex } from '../../model/positions.js';
-import { isTooLong, longFileMessage, longLinesMessage } from '../../model/text-limit.js';
+import {
+  isTooLong,
+  longFileMessage,
+  longLinesMessage,
+  maxTextBytes,
+} from '../../model/text-limit.js';
 import {
   eachByteLine,
   eachTextLine,
   firstInvalidUtf8,
+  firstTextLine,
   invalidUtf8,
   isBlankLine,
-  lineText,
   startsWithUtf16Bom,
   utf16Error,
   utf8BomLength,
 } from './units.js';
-
-// The encoding checks every reader of bytes needs, where callers have found them.
-export { firstInvalidUtf8, startsWithUtf16Bom } from './units.js';
 
 /** One JSON text of a document: the whole file, or one JSONL line. */
 export interface SourceUnit {
@@ -57,6 +59,8 @@ export interface SourceDocument {
 }
 
 const DECODER = new TextDecoder('utf-8', { fatal: true });
+/** A line's decoder: a BOM that starts a later line is a character of it, kept on write. */
+const LINE_DECODER = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Decodes strict UTF-8; a BOM is stripped and reported. Throws {@link SourceError} with the position of a bad byte. */
 export function decodeUtf8(bytes: Uint8Array): { text: string; bom: boolean } {
@@ -162,19 +166,8 @@ export function readDocument(bytes: Uint8Array, kind?: 'json' | 'jsonl'): Source
 
 /** True when the first non-blank line of the bytes (after a BOM) is a JSON text. */
 function firstLineIsJson(bytes: Uint8Array): boolean {
-  let json = false;
-  eachByteLine(
-    bytes,
-    (start, end) => {
-      if (isTooLong(end - start)) return false;
-      const text = lineText(bytes.subarray(start, end));
-      if (text === undefined) return true;
-      json = text !== null && parseUnit(text).error === undefined;
-      return false;
-    },
-    utf8BomLength(bytes),
-  );
-  return json;
+  const text = firstTextLine(bytes, utf8BomLength(bytes), maxTextBytes());
+  return text !== undefined && parseUnit(text).error === undefined;
 }
 
 /**
@@ -200,10 +193,15 @@ function readJsonlBytes(bytes: Uint8Array): SourceDocument {
         });
         return;
       }
-      // The line as written, but its line end: unchanged, it is written back byte for byte.
+      // The line as written, but its line end (a BOM at its start too): unchanged, it is written
+      // back byte for byte.
       const piece = bytes.subarray(start, eol === '\r\n' ? end - 1 : end);
-      if (lineText(piece) === null) throw invalidUtf8(bytes.subarray(start, end), number);
-      const raw = DECODER.decode(piece);
+      let raw: string;
+      try {
+        raw = LINE_DECODER.decode(piece);
+      } catch {
+        throw invalidUtf8(bytes.subarray(start, end), number);
+      }
       const line: JsonlLine = { raw, eol };
       if (!isBlankLine(raw)) {
         line.unit = units.length;

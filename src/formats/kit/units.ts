@@ -2,7 +2,8 @@
  * Units: the bytes of a stored file as the texts histlint parses. One JSON text, or JSONL: one
  * text per line, with `\n` or `\r\n` line ends, a UTF-8 byte order mark before the first, blank
  * lines, and lines whose bytes are not UTF-8 or too long for one string. The engine, the worker
- * tasks, `lint --fix`, the document reader and `show` all split lines here, and nowhere else.
+ * tasks, `lint --fix` and the document reader (and so every command that reads one, `show` too)
+ * split lines here; cutting a file into ranges for the workers only looks for a line end.
  */
 import { SourceError } from '../../model/errors.js';
 
@@ -79,6 +80,26 @@ export function lineText(bytes: Uint8Array): string | undefined | null {
   }
   if (text.endsWith('\r')) text = text.slice(0, -1);
   return isBlankLine(text) ? undefined : text;
+}
+
+/**
+ * The text of the first non-blank line of `bytes` from offset `from` (see {@link lineText}), or
+ * undefined when there is none, or when that line is not UTF-8 or longer than `limit` bytes.
+ */
+export function firstTextLine(bytes: Uint8Array, from = 0, limit = Infinity): string | undefined {
+  let first: string | undefined;
+  eachByteLine(
+    bytes,
+    (start, end) => {
+      if (end - start > limit) return false;
+      const text = lineText(bytes.subarray(start, end));
+      if (text === undefined) return true;
+      first = text ?? undefined;
+      return false;
+    },
+    from,
+  );
+  return first;
 }
 
 /** Reads up to `length` bytes into `buffer` at `offset`; 0 at the end. */
