@@ -205,11 +205,11 @@ describe('anthropic reply blocks in v1', () => {
   }
 
   it('blocks that are not blocks are a protocol error', () => {
-    expect(() => anthropicReplyMessage([null])).toThrow(ModelRequestError);
-    try {
-      anthropicReplyMessage([{ type: 7 }]);
-    } catch (e) {
-      expect((e as ModelRequestError).kind).toBe('protocol');
+    for (const blocks of [[null], [{ type: 7 }]]) {
+      expect(() => anthropicReplyMessage(blocks)).toThrow(ModelRequestError);
+      expect(() => anthropicReplyMessage(blocks)).toThrow(
+        expect.objectContaining({ kind: 'protocol' }),
+      );
     }
   });
 });

@@ -4,7 +4,7 @@
  */
 import { SourceError } from '../model/errors.js';
 import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../model/json.js';
-import { isObject, type Message, type Part } from '../model/types.js';
+import { isObject, type Message } from '../model/types.js';
 import { type Conversation, type Loss } from './format.js';
 import { isHintKey, isPlainObject, keepProviderData } from './kit/kept.js';
 
@@ -101,11 +101,6 @@ export function assertMessage(
 ): asserts m is JsonObject & { role: string } {
   if (!isPlainObject(m)) notFormat(format, `message ${index} is not an object`);
   if (typeof m.role !== 'string') notFormat(format, `message ${index} has no string "role"`);
-}
-
-/** A v1 message (role, parts, then anything else). */
-export function makeMessage(role: string, parts: Part[]): Message {
-  return { role, parts };
 }
 
 /** A v1 conversation with the format's request-level fields kept. */

@@ -10,7 +10,7 @@ import { decodeUtf8, kindFromName } from '../formats/kit/document.js';
 import {
   eachByteLine,
   eachTextLine,
-  firstInvalidUtf8,
+  invalidUtf8,
   isBlankLine,
   lineText,
   startsWithUtf16Bom,
@@ -449,24 +449,20 @@ export function countFindings(findings: readonly Finding[]): {
   return { errorCount, warningCount };
 }
 
-const DECODER = new TextDecoder('utf-8', { fatal: true });
-
 /** A parse-error finding for a JSONL line whose bytes are not UTF-8. */
 export function badBytesFinding(
   bytes: Uint8Array,
   line: number,
   severity: FindingSeverity,
 ): Finding {
-  const at = Math.max(firstInvalidUtf8(bytes), 0);
-  const column = DECODER.decode(bytes.subarray(0, at)).length + 1;
-  const hex = (bytes[at] ?? 0).toString(16).toUpperCase().padStart(2, '0');
+  const error = invalidUtf8(bytes, line);
   return {
     ruleId: 'parse-error',
     severity,
-    message: `not UTF-8: invalid byte 0x${hex}`,
+    message: error.message,
     pointer: '',
     line,
-    column,
+    column: error.column ?? 1,
   };
 }
 

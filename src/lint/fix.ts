@@ -166,7 +166,7 @@ function fixJsonlLines(bytes: Uint8Array, plan: FixPlan, options: FixOptions): U
     const fixed =
       !isTooLong(end - start) && isUtf8(line) ? fixDocument(line, 'jsonl', plan, options) : null;
     if (fixed !== null) changed = true;
-    pieces.push(fixed === null ? line : typeof fixed === 'string' ? Buffer.from(fixed) : fixed);
+    pieces.push(fixed === null ? line : Buffer.from(fixed));
   });
   return changed ? Buffer.concat(pieces) : null;
 }

@@ -28,8 +28,8 @@ import {
   type LintOptions,
   type TargetSink,
 } from './engine.js';
-import { eventLogByChoice, eventLogFormat } from '../formats/detect.js';
-import { eachByteLine, lineText, readLines } from '../formats/kit/units.js';
+import { eventLogFormat } from '../formats/detect.js';
+import { firstTextLine, readLines } from '../formats/kit/units.js';
 
 /** Lint options in a form that crosses a thread boundary. */
 export interface TaskOptions {
@@ -166,48 +166,35 @@ function forEachLine(
   return readLines(read, scratchBuffer(CHUNK), maxTextBytes(), onLine, onLong);
 }
 
-/** Whether the session check needs a JSONL file's first bytes, or is decided by the options. */
-function eventLogByOptions(options: LintOptions): boolean | undefined {
-  const decided = eventLogByChoice(options.from, options.pointer ?? []);
-  return decided === undefined ? undefined : decided !== null;
-}
-
-/** True when the first line of a JSONL file's first bytes is an event of an event-log format (one conversation per file). */
-function startsWithEvent(head: Uint8Array, options: LintOptions): boolean {
-  const log = eventLogFormat(options.from, options.pointer ?? [], () => firstLineOf(head));
+/**
+ * True when a JSONL file is one event log (one conversation over all its lines): decided by the
+ * options, else by its first line; `head()` reads the file's first bytes, only when they decide.
+ */
+function isEventLog(options: LintOptions, head: () => Uint8Array): boolean {
+  const log = eventLogFormat(options.from, options.pointer ?? [], () => firstTextLine(head()));
   return log !== null;
 }
 
-/** The text of the first non-blank line of a file's first bytes (cut short, it may not parse). */
-function firstLineOf(head: Uint8Array): string | undefined {
-  let first: string | undefined;
-  eachByteLine(head, (start, end) => {
-    const text = lineText(head.subarray(start, end));
-    if (text === undefined) return true;
-    first = text ?? undefined;
-    return false;
-  });
-  return first;
-}
+/** One buffer for the first bytes of files: each is read, judged and let go at once. */
+const HEAD_BUFFER = Buffer.allocUnsafe(HEAD);
 
-/** The first bytes of an open regular file. */
+/** The first bytes of an open regular file (in {@link HEAD_BUFFER}: used before the next read). */
 function headOf(fd: number): Uint8Array {
-  const buf = Buffer.allocUnsafe(HEAD);
-  return buf.subarray(0, readSync(fd, buf, 0, HEAD, 0));
+  return HEAD_BUFFER.subarray(0, readSync(fd, HEAD_BUFFER, 0, HEAD, 0));
 }
 
 /** True when a JSONL file is one event log (a Claude Code session), judged by its first line. */
 export function isEventLogFile(absolute: string, options: LintOptions): boolean {
   // A pipe is never opened here: its bytes would be gone before the task reads it.
   if (!statSync(absolute).isFile()) return false;
-  const decided = eventLogByOptions(options);
-  if (decided !== undefined) return decided;
-  const fd = openSync(absolute, 'r');
-  try {
-    return startsWithEvent(headOf(fd), options);
-  } finally {
-    closeSync(fd);
-  }
+  return isEventLog(options, () => {
+    const fd = openSync(absolute, 'r');
+    try {
+      return headOf(fd);
+    } finally {
+      closeSync(fd);
+    }
+  });
 }
 
 /** Lints JSONL lines one by one; line numbers start at 1 with the first line read. */
@@ -292,9 +279,9 @@ function lintStream(
     if (bytes === null) return unreadable(task, longFileMessage(total), total);
     return lintWhole(task, bytes, options, kind);
   }
-  const decided = eventLogByOptions(options);
-  const head = decided === undefined ? readToEnd(read, HEAD).bytes! : new Uint8Array(0);
-  if (!(decided ?? startsWithEvent(head, options)))
+  // What the check reads of a pipe is gone from it: the lines start with it.
+  let head: Uint8Array = new Uint8Array(0);
+  if (!isEventLog(options, () => (head = readToEnd(read, HEAD).bytes!)))
     return wholeFile(lintJsonlRange(task, streamReader(fd, head), options));
   const rest = readToEnd(read).bytes!;
   return lintWhole(task, Buffer.concat([head, rest]), options, kind);
@@ -321,7 +308,8 @@ export function runLintTaskSync(task: LintTask): TaskResult {
     if (!stat.isFile()) return lintStream(task, fd, options, kind);
     if (task.range !== undefined)
       return lintJsonlRange(task, rangeReader(fd, task.range.start, task.range.end), options);
-    if (kind === 'jsonl' && !startsWithEvent(headOf(fd), options))
+    const file = fd;
+    if (kind === 'jsonl' && !isEventLog(options, () => headOf(file)))
       return wholeFile(lintJsonlRange(task, rangeReader(fd, 0, stat.size), options));
     // Too long for one string: not read at all.
     if (kind === 'json' && isTooLong(stat.size))

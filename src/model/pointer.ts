@@ -7,7 +7,10 @@ import { isObject } from './types.js';
 
 /** Escapes one reference token of an RFC 6901 pointer. */
 export function escapePointerToken(token: string | number): string {
-  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
+  // Every reader builds pointers for every part: most tokens are indices and plain keys.
+  if (typeof token === 'number') return String(token);
+  if (!token.includes('~') && !token.includes('/')) return token;
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /** Unescapes one reference token of an RFC 6901 pointer (`~1` is `/`, then `~0` is `~`). */

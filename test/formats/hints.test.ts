@@ -2,7 +2,8 @@
  * Every `$` hint a format's reader writes into its kept data is declared in that format's
  * `hints.ts` (the `hints` list of its registry entry): a hint nobody declared is a key nobody
  * documents, types or reads on purpose. Each format's reads of its fixtures
- * (fixtures/formats/<format>/: the contract cases and its own) and the shared corpus are walked: the conversation, every message, every part and a
+ * (fixtures/formats/<format>/: the contract cases and its own) and, when ../shared is there, of the
+ * shared corpus are walked: the conversation, every message, every part and a
  * tool result's content parts.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { isObject } from '../../src/model/types.js';
 import { providerDataOf } from '../../src/model/provider-data.js';
 import { ROOT } from '../helpers/cli.js';
 import { corpusConversations } from '../helpers/corpus.js';
+import { describeShared } from '../helpers/shared.js';
 
 /** The `$` keys (not `$$`, escaped source fields) of `format`'s kept data on `obj`. */
 function hintsOn(obj: JsonObject, format: string): string[] {
@@ -53,7 +55,7 @@ function jsonFiles(dir: string): string[] {
   });
 }
 
-/** The values of `format` to read: fixtures it detects, and its corpus conversations. */
+/** The fixtures of `format` it detects. */
 function samples(format: ConversationFormat): { where: string; value: JsonValue }[] {
   const out: { where: string; value: JsonValue }[] = [];
   for (const file of jsonFiles(path.join(ROOT, 'fixtures', 'formats', format.name))) {
@@ -65,8 +67,20 @@ function samples(format: ConversationFormat): { where: string; value: JsonValue 
     }
     if (format.detect(value)) out.push({ where: path.relative(ROOT, file), value });
   }
-  for (const c of corpusConversations())
-    if (c.format.name === format.name) out.push({ where: c.where, value: c.value });
+  return out;
+}
+
+/** The hints a read of `samples` writes that `format` does not declare. */
+function undeclared(
+  format: ConversationFormat,
+  samples: readonly { where: string; value: JsonValue }[],
+): string[] {
+  const declared = new Set(format.hints);
+  const out: string[] = [];
+  for (const s of samples) {
+    for (const [key, where] of hintsOfRead(format, s.value))
+      if (!declared.has(key)) out.push(`${key} (${s.where}, ${where})`);
+  }
   return out;
 }
 
@@ -77,15 +91,20 @@ describe.each(FORMATS.map((f) => [f.name, f] as const))('%s', (_name, format) =>
     );
   });
 
-  it('writes no hint it does not declare', () => {
-    const declared = new Set(format.hints ?? []);
+  it('writes no hint it does not declare, on its fixtures', () => {
     const list = samples(format);
     expect(list.length).toBeGreaterThan(0);
-    const undeclared: string[] = [];
-    for (const s of list) {
-      for (const [key, where] of hintsOfRead(format, s.value))
-        if (!declared.has(key)) undeclared.push(`${key} (${s.where}, ${where})`);
-    }
-    expect(undeclared).toEqual([]);
+    expect(undeclared(format, list)).toEqual([]);
   });
+});
+
+describeShared('hints on the shared corpus', 'corpus', () => {
+  const all = corpusConversations();
+  it.each(FORMATS.map((f) => [f.name, f] as const))(
+    '%s writes no hint it does not declare',
+    (_name, format) => {
+      const list = all.filter((c) => c.format.name === format.name);
+      expect(undeclared(format, list)).toEqual([]);
+    },
+  );
 });
