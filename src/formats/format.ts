@@ -74,9 +74,20 @@ export interface ConversationFormat {
   /** True when `value` looks like this format (used by `--from auto`). */
   detect(value: JsonValue): boolean;
   /** Reads a value; throws `SourceError` when it is not this format. */
-  read(value: JsonValue): ReadResult;
+  read(value: JsonValue, options?: ReadOptions): ReadResult;
   /** Writes a conversation as this format; `context` comes from a read of the same format, when there was one. */
   write(conversation: Conversation, context?: unknown): WriteResult;
+}
+
+/** How a value is read. */
+export interface ReadOptions {
+  /**
+   * Lint's first look at a conversation: the same conversation, without the record of where each
+   * node came from (`locate` then names only the document's root) or of which nodes the read made
+   * (the context's provenance is empty, so a writer would take the history as another format's).
+   * Lint reads again, tracked, only a conversation that has findings to place.
+   */
+  untracked?: boolean;
 }
 
 /** The formats whose `providerData` an object carries, other than `except`. */

@@ -128,17 +128,20 @@ class Subject implements LintSubject {
   private cachedPairing: Pairing | undefined;
   private cachedClean: boolean | undefined;
 
+  /** The locator of a tracked read, made when the first finding needs a pointer. */
+  private locator: ReadResult['locate'] | undefined;
+
   constructor(
     readonly root: JsonValue,
-    formatName: string,
-    private readonly read: ReadResult,
+    private readonly formatRead: ConversationFormat,
+    read: ReadResult,
     readonly rootPointer: string,
     readonly leavePending: boolean,
     readonly target: string | null,
   ) {
     this.messages = read.conversation.messages;
-    this.format = formatName;
-    this.shape = formatName !== 'histlint' ? 'foreign' : Array.isArray(root) ? 'bare' : 'envelope';
+    this.format = formatRead.name;
+    this.shape = this.format !== 'histlint' ? 'foreign' : Array.isArray(root) ? 'bare' : 'envelope';
   }
 
   pointerOf(
@@ -146,7 +149,11 @@ class Subject implements LintSubject {
     partIndex?: number,
     path?: readonly (string | number)[],
   ): string {
-    return this.rootPointer + this.read.locate(messageIndex, partIndex, path);
+    // The rules ran on an untracked read (no source map). A read is deterministic, so reading
+    // again, tracked, gives the same conversation with its map: only conversations with findings
+    // pay for one.
+    this.locator ??= this.formatRead.read(this.root).locate;
+    return this.rootPointer + this.locator(messageIndex, partIndex, path);
   }
 
   pairing(): Pairing {
@@ -168,8 +175,11 @@ function buildSubject(
   leavePending: boolean,
   provider: string | null,
 ): LintSubject {
-  return new Subject(target, format.name, format.read(target), rootPointer, leavePending, provider);
+  const read = format.read(target, UNTRACKED);
+  return new Subject(target, format, read, rootPointer, leavePending, provider);
 }
+
+const UNTRACKED = { untracked: true } as const;
 
 /** An enabled rule with its context; built once per set of enabled rules, not per conversation. */
 interface RuleRunner {

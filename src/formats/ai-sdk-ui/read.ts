@@ -8,12 +8,18 @@
 import { setOwn, type JsonObject, type JsonValue } from '../../model/json.js';
 import { UNTYPED_BLOCK, type Message, type Part } from '../../model/types.js';
 import { takeSignatures } from '../ai-sdk/signatures.js';
-import type { ReadResult } from '../format.js';
+import type { ReadOptions, ReadResult } from '../format.js';
 import { envelopeData, readEnvelope } from '../kit/envelope.js';
 import { isPlainObject, keepProviderData, keptPart, mergeFields, restOf } from '../kit/kept.js';
 import { splitDataUrl } from '../kit/media.js';
 import { readContext, type ReadContext } from '../kit/provenance.js';
-import { joinPointer, SourceMap, type FieldSources, type PartSource } from '../kit/source-map.js';
+import {
+  joinPointer,
+  sourceMap,
+  type SourceMap,
+  type FieldSources,
+  type PartSource,
+} from '../kit/source-map.js';
 import {
   assertMessage,
   inputToArguments,
@@ -357,10 +363,11 @@ function readMessage(r: Reader, m: JsonValue, ptr: string, index: number): void 
 }
 
 /** Reads a UIMessage array, or a body holding one as `messages` (its other fields kept on the conversation). */
-export function readAiSdkUi(value: JsonValue): ReadResult {
-  const envelope = readEnvelope(value, FORMAT, 'messages', { why: 'no UIMessage array' });
-  const ctx: UiContext = { ...readContext(FORMAT), bare: envelope.bare };
-  const r: Reader = { messages: [], map: new SourceMap(envelope.base, value), ctx };
+export function readAiSdkUi(value: JsonValue, options?: ReadOptions): ReadResult {
+  const why = { why: 'no UIMessage array' };
+  const envelope = readEnvelope(value, FORMAT, 'messages', why, options);
+  const ctx: UiContext = { ...readContext(FORMAT, options), bare: envelope.bare };
+  const r: Reader = { messages: [], map: sourceMap(envelope.base, value, options), ctx };
   envelope.list.forEach((m, i) => readMessage(r, m, joinPointer(envelope.base, i), i));
   return {
     conversation: makeConversation(

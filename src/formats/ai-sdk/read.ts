@@ -7,12 +7,12 @@
 import { setOwn, type JsonObject, type JsonValue } from '../../model/json.js';
 import { UNTYPED_BLOCK, type Message, type Part } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
-import type { Conversation, ReadResult } from '../format.js';
+import type { Conversation, ReadOptions, ReadResult } from '../format.js';
 import { envelopeData, readEnvelope } from '../kit/envelope.js';
 import { isPlainObject, keepProviderData, keptPart, mergeFields, restOf } from '../kit/kept.js';
 import { guessMediaType, splitDataUrl } from '../kit/media.js';
 import { readContext, type ReadContext } from '../kit/provenance.js';
-import { joinPointer, SourceMap, type FieldSource, type PartSource } from '../kit/source-map.js';
+import { joinPointer, sourceMap, type FieldSource, type PartSource } from '../kit/source-map.js';
 import { assertMessage, inputToArguments, notFormat, objectToArguments } from '../shared.js';
 import {
   defaultKind,
@@ -405,10 +405,11 @@ function systemMessagesOf(value: JsonValue | undefined): JsonObject[] | undefine
 }
 
 /** Reads a ModelMessage array, or call options holding one as `messages` (their other fields kept on the conversation). */
-export function readAiSdk(value: JsonValue): ReadResult {
-  const envelope = readEnvelope(value, FORMAT, 'messages', { why: 'no ModelMessage array' });
-  const map = new SourceMap(envelope.base, value);
-  const ctx: AiContext = { ...readContext(FORMAT), bare: envelope.bare };
+export function readAiSdk(value: JsonValue, options?: ReadOptions): ReadResult {
+  const why = { why: 'no ModelMessage array' };
+  const envelope = readEnvelope(value, FORMAT, 'messages', why, options);
+  const map = sourceMap(envelope.base, value, options);
+  const ctx: AiContext = { ...readContext(FORMAT, options), bare: envelope.bare };
   const messages: Message[] = [];
   /** Adds a v1 message read from `pointer`, its parts read from `sources`. */
   const add = (message: Message, pointer: string, sources: readonly PartSource[]): void => {

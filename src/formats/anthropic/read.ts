@@ -6,12 +6,12 @@
  */
 import { setOwn, type JsonObject, type JsonValue } from '../../model/json.js';
 import { UNTYPED_BLOCK, type Message, type Part } from '../../model/types.js';
-import type { ReadResult } from '../format.js';
+import type { ReadOptions, ReadResult } from '../format.js';
 import { envelopeData, readEnvelope } from '../kit/envelope.js';
 import { isPlainObject, keepProviderData, keptPart, restOf } from '../kit/kept.js';
 import { textToBase64 } from '../kit/media.js';
 import { readContext, type ReadContext } from '../kit/provenance.js';
-import { joinPointer, SourceMap, type FieldSources, type PartSource } from '../kit/source-map.js';
+import { joinPointer, sourceMap, type FieldSources, type PartSource } from '../kit/source-map.js';
 import { assertMessage, makeConversation, notFormat, objectToArguments } from '../shared.js';
 import { addMessage, setIfAny, turnMessage, type ReadMessage } from '../turns.js';
 import { FORMAT, HINTS } from './hints.js';
@@ -279,12 +279,12 @@ function readMessage(
  * A top-level system prompt becomes the first v1 message; the body's other fields are kept on
  * the conversation (see the kit's envelopeData).
  */
-export function readAnthropic(value: JsonValue): ReadResult {
+export function readAnthropic(value: JsonValue, options?: ReadOptions): ReadResult {
   if (!Array.isArray(value) && !isPlainObject(value))
     return notFormat(FORMAT, 'not a request body or a messages array');
-  const envelope = readEnvelope(value, FORMAT, 'messages');
-  const ctx: AnthropicContext = { ...readContext(FORMAT), bare: envelope.bare };
-  const map = new SourceMap(envelope.base, value);
+  const envelope = readEnvelope(value, FORMAT, 'messages', {}, options);
+  const ctx: AnthropicContext = { ...readContext(FORMAT, options), bare: envelope.bare };
+  const map = sourceMap(envelope.base, value, options);
   const messages: Message[] = [];
   const system = envelope.body === undefined ? undefined : readSystem(ctx, envelope.body.system);
   if (system !== undefined) addMessage(map, messages, system);

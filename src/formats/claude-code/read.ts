@@ -6,9 +6,15 @@
  */
 import type { JsonObject, JsonValue } from '../../model/json.js';
 import { UNTYPED_BLOCK, type Message, type Part } from '../../model/types.js';
-import type { ReadResult } from '../format.js';
+import type { ReadOptions, ReadResult } from '../format.js';
 import { isPlainObject, keepProviderData, keptPart, restOf } from '../kit/kept.js';
-import { joinPointer, SourceMap, type FieldSources } from '../kit/source-map.js';
+import {
+  joinPointer,
+  sourceMap,
+  UNTRACKED_BASE,
+  type SourceMap,
+  type FieldSources,
+} from '../kit/source-map.js';
 import { makeConversation, notFormat, objectToArguments } from '../shared.js';
 import { eventsOf, isMessageEvent, isSessionEvent } from './detect.js';
 import { FORMAT } from './hints.js';
@@ -161,16 +167,18 @@ function eventRecord(e: JsonObject): JsonObject {
 }
 
 /** Reads a session's events (or a loglines export) into one v1 conversation. */
-export function readClaudeCode(value: JsonValue): ReadResult {
+export function readClaudeCode(value: JsonValue, options?: ReadOptions): ReadResult {
   const found = eventsOf(value);
   if (found === undefined)
     notFormat(FORMAT, 'not an array of session events or {"loglines": [...]}');
-  const { events, base } = found;
+  const events = found.events;
+  // An untracked read builds no pointers (see UNTRACKED_BASE).
+  const base = options?.untracked === true ? UNTRACKED_BASE : found.base;
   if (!events.some((e) => isSessionEvent(e) || isMessageEvent(e))) {
     notFormat(FORMAT, 'no session events (objects with "type" and "message" or "parentUuid")');
   }
   const { groups, context } = threadOf(events);
-  const map = new SourceMap(base, value);
+  const map = sourceMap(base, value, options);
   const messages: Message[] = [];
   groups.forEach((group, mi) => {
     map.message(mi, joinPointer(base, group.indices[0]!));

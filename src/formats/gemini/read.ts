@@ -9,11 +9,11 @@
 import { setOwn, stringifyJson, type JsonObject, type JsonValue } from '../../model/json.js';
 import { type Message, type Part } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
-import type { Conversation, ReadResult } from '../format.js';
+import type { Conversation, ReadOptions, ReadResult } from '../format.js';
 import { envelopeData, readEnvelope, type Envelope } from '../kit/envelope.js';
 import { isPlainObject, keepProviderData, keptPart, mergeFields, restOf } from '../kit/kept.js';
 import { readContext, type ReadContext } from '../kit/provenance.js';
-import { joinPointer, SourceMap, type FieldSources } from '../kit/source-map.js';
+import { joinPointer, sourceMap, type SourceMap, type FieldSources } from '../kit/source-map.js';
 import { makeConversation, notFormat, objectToArguments } from '../shared.js';
 import {
   CAMEL,
@@ -440,8 +440,9 @@ function keptData(
 }
 
 /** Reads a Gemini request or bare `contents` array into v1 (see the module comment). */
-export function readGemini(value: JsonValue): ReadResult {
-  const envelope = readEnvelope(value, FORMAT, 'contents', { why: 'no "contents" array' });
+export function readGemini(value: JsonValue, options?: ReadOptions): ReadResult {
+  const why = { why: 'no "contents" array' };
+  const envelope = readEnvelope(value, FORMAT, 'contents', why, options);
   const contents = envelope.list;
   contents.forEach((c, i) => {
     if (!isPlainObject(c)) notFormat(FORMAT, `content ${i} is not an object`);
@@ -456,7 +457,7 @@ export function readGemini(value: JsonValue): ReadResult {
 
   const state: ReadState = {
     messages: [],
-    map: new SourceMap(envelope.base, value),
+    map: sourceMap(envelope.base, value, options),
     contentIndex: [],
   };
   const taken = ['contents'];
@@ -514,7 +515,7 @@ export function readGemini(value: JsonValue): ReadResult {
     FORMAT,
     keptData(envelope, taken, keptConfig),
   );
-  const context: GeminiContext = { ...readContext(FORMAT), bare: envelope.bare };
+  const context: GeminiContext = { ...readContext(FORMAT, options), bare: envelope.bare };
   // After the synthetic ids: the parts that got one are copies.
   for (const m of conversation.messages) {
     context.read.add(m);

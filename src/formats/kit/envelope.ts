@@ -15,8 +15,9 @@ import { setOwn, type JsonObject, type JsonValue } from '../../model/json.js';
 import { SourceError } from '../../model/errors.js';
 import { isObject } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
-import type { Loss } from '../format.js';
+import type { Loss, ReadOptions } from '../format.js';
 import { isHintKey, restOf, sourceKey, storedKey } from './kept.js';
+import { UNTRACKED_BASE } from './source-map.js';
 
 /** The hint that marks a history read from a bare array. */
 export const BARE_HINT = '$bare';
@@ -44,12 +45,16 @@ export function readEnvelope(
   format: string,
   listKey: string,
   options: { bareAllowed?: boolean; why?: string } = {},
+  read?: ReadOptions,
 ): Envelope {
+  // An untracked read builds no pointers (see UNTRACKED_BASE).
+  const untracked = read?.untracked === true;
   if (Array.isArray(value) && options.bareAllowed !== false) {
-    return { bare: true, list: value, base: '' };
+    return { bare: true, list: value, base: untracked ? UNTRACKED_BASE : '' };
   }
   if (isObject(value) && Array.isArray(value[listKey])) {
-    return { bare: false, list: value[listKey] as JsonValue[], base: `/${listKey}`, body: value };
+    const base = untracked ? UNTRACKED_BASE : `/${listKey}`;
+    return { bare: false, list: value[listKey] as JsonValue[], base, body: value };
   }
   throw new SourceError(`not ${format}: ${options.why ?? `no "${listKey}" array`}`);
 }

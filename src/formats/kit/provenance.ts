@@ -7,6 +7,7 @@
 import type { JsonObject } from '../../model/json.js';
 import { isObject, type Message } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
+import type { ReadOptions } from '../format.js';
 
 /**
  * What a read hands to the write of the same format: the format, and every v1 message and part
@@ -19,9 +20,20 @@ export interface ReadContext {
   read: WeakSet<object>;
 }
 
-/** A new read context of `format`; the reader adds each message and part it makes. */
-export function readContext(format: string): ReadContext {
-  return { format, read: new WeakSet() };
+/** The provenance of an untracked read: it keeps nothing (see {@link ReadOptions}). */
+class UntrackedSet extends WeakSet<object> {
+  override add(): this {
+    return this;
+  }
+}
+const UNTRACKED_READ: WeakSet<object> = new UntrackedSet();
+
+/**
+ * A new read context of `format`; the reader adds each message and part it makes (an untracked
+ * read's context keeps none).
+ */
+export function readContext(format: string, options?: ReadOptions): ReadContext {
+  return { format, read: options?.untracked === true ? UNTRACKED_READ : new WeakSet() };
 }
 
 /** The read context of `format` a writer was given, or undefined (a stored v1 file, another format). */

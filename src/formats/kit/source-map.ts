@@ -6,7 +6,7 @@
  */
 import type { JsonValue } from '../../model/json.js';
 import { escapePointerToken, parsePointer, valueAt } from '../../model/pointer.js';
-import type { Locator } from '../format.js';
+import type { Locator, ReadOptions } from '../format.js';
 
 /**
  * Where a v1 field came from, below its part's source node: one source key (`"text"`), or the
@@ -33,8 +33,15 @@ interface MessageSource {
   parts: PartSource[];
 }
 
+/**
+ * The base pointer of an untracked read (see {@link ReadOptions}): joining tokens to it returns
+ * it as it is, so a reader builds no pointer strings it would never report.
+ */
+export const UNTRACKED_BASE = '\u0000untracked';
+
 /** Appends tokens to an RFC 6901 pointer. */
 export function joinPointer(base: string, ...tokens: readonly (string | number)[]): string {
+  if (base === UNTRACKED_BASE) return base;
   let p = base;
   for (const t of tokens) p += '/' + escapePointerToken(t);
   return p;
@@ -116,6 +123,30 @@ export class SourceMap {
   private exists(pointer: string): boolean {
     return valueAt(this.source, parsePointer(pointer)) !== undefined;
   }
+}
+
+/** The map of an untracked read: it records nothing, and every location is the document's root. */
+class UntrackedSourceMap extends SourceMap {
+  private static readonly ENTRY: PartSource = { pointer: UNTRACKED_BASE };
+  override readonly locate: Locator = () => '';
+  override message(): void {}
+  override part(): PartSource {
+    return UntrackedSourceMap.ENTRY;
+  }
+  override child(): PartSource {
+    return UntrackedSourceMap.ENTRY;
+  }
+  override place(): void {}
+}
+
+/**
+ * The source map of a read of `source` whose message list is at `base` (as the envelope gave it);
+ * one that records nothing for an untracked read.
+ */
+export function sourceMap(base: string, source: JsonValue, options?: ReadOptions): SourceMap {
+  return options?.untracked === true
+    ? new UntrackedSourceMap(UNTRACKED_BASE, source)
+    : new SourceMap(base, source);
 }
 
 /**

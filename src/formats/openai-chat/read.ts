@@ -6,12 +6,12 @@
  */
 import { setOwn, type JsonObject, type JsonValue } from '../../model/json.js';
 import { UNTYPED_BLOCK, type Message, type Part } from '../../model/types.js';
-import type { Conversation, ReadResult } from '../format.js';
+import type { Conversation, ReadOptions, ReadResult } from '../format.js';
 import { envelopeData, readEnvelope } from '../kit/envelope.js';
 import { isPlainObject, keepProviderData, keptPart, mergeFields, restOf } from '../kit/kept.js';
 import { splitDataUrl } from '../kit/media.js';
 import { readContext, type ReadContext } from '../kit/provenance.js';
-import { joinPointer, SourceMap, type FieldSources } from '../kit/source-map.js';
+import { joinPointer, sourceMap, type SourceMap, type FieldSources } from '../kit/source-map.js';
 import { assertMessage, objectToArguments } from '../shared.js';
 import { audioFormat, defaultKind, FORMAT, HINTS } from './hints.js';
 
@@ -329,11 +329,12 @@ function readMessage(m: JsonValue, pointer: string, i: number, r: Reading): Mess
  * Reads a Chat Completions messages array, or a request body holding one, into v1; throws the
  * one-line `not openai-chat` error for anything else.
  */
-export function readChat(value: JsonValue): ReadResult {
-  const envelope = readEnvelope(value, FORMAT, 'messages', { why: 'no "messages" array' });
-  const ctx: ChatContext = { ...readContext(FORMAT), bare: envelope.bare };
+export function readChat(value: JsonValue, options?: ReadOptions): ReadResult {
+  const why = { why: 'no "messages" array' };
+  const envelope = readEnvelope(value, FORMAT, 'messages', why, options);
+  const ctx: ChatContext = { ...readContext(FORMAT, options), bare: envelope.bare };
   if (envelope.body !== undefined) ctx.keys = Object.keys(envelope.body);
-  const r: Reading = { map: new SourceMap(envelope.base, value), ctx };
+  const r: Reading = { map: sourceMap(envelope.base, value, options), ctx };
   const messages = envelope.list.map((m, i) => readMessage(m, joinPointer(envelope.base, i), i, r));
   const conversation: Conversation = { version: 1, messages };
   keepProviderData(conversation, FORMAT, envelopeData(envelope, ['messages']));

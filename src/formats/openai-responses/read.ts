@@ -16,13 +16,19 @@
 import { type JsonObject, type JsonValue } from '../../model/json.js';
 import { UNTYPED_BLOCK, type Message, type Part } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
-import type { ReadResult } from '../format.js';
+import type { ReadOptions, ReadResult } from '../format.js';
 import { makeConversation, notFormat, objectToArguments } from '../shared.js';
 import { envelopeData, readEnvelope, type Envelope } from '../kit/envelope.js';
 import { isPlainObject, keepProviderData, keptPart, mergeFields, restOf } from '../kit/kept.js';
 import { guessMediaType, parseDataUrl } from '../kit/media.js';
 import { readContext, type ReadContext } from '../kit/provenance.js';
-import { SourceMap, type FieldSources, type PartSource } from '../kit/source-map.js';
+import {
+  UNTRACKED_BASE,
+  sourceMap,
+  type SourceMap,
+  type FieldSources,
+  type PartSource,
+} from '../kit/source-map.js';
 import { MESSAGE_ROLES } from './detect.js';
 import { FORMAT, HINTS } from './hints.js';
 
@@ -416,14 +422,14 @@ function readItems(
 }
 
 /** The envelope of a value: the kit's, and a body's string `input` as the one user item it stands for. */
-function envelopeOf(value: JsonValue): Envelope {
+function envelopeOf(value: JsonValue, options?: ReadOptions): Envelope {
   if (isPlainObject(value) && typeof value.input === 'string') {
     const list: JsonValue[] = [{ role: 'user', content: value.input }];
-    return { bare: false, list, base: '/input', body: value };
+    const base = options?.untracked === true ? UNTRACKED_BASE : '/input';
+    return { bare: false, list, base, body: value };
   }
-  return readEnvelope(value, FORMAT, 'input', {
-    why: 'expected a request body with an "input" array, or an array of items',
-  });
+  const why = 'expected a request body with an "input" array, or an array of items';
+  return readEnvelope(value, FORMAT, 'input', { why }, options);
 }
 
 /** Every message and part object of a read (tool results' content too), for provenance. */
@@ -439,13 +445,13 @@ function markRead(messages: readonly Message[], ctx: ReadContext): void {
 }
 
 /** Reads a Responses request body or bare array of input items (throws when it is neither). */
-export function readResponses(value: JsonValue): ReadResult {
-  const envelope = envelopeOf(value);
+export function readResponses(value: JsonValue, options?: ReadOptions): ReadResult {
+  const envelope = envelopeOf(value, options);
   const body = envelope.body;
   if (body !== undefined && ('messages' in body || 'contents' in body)) {
     notFormat(FORMAT, 'the body has "messages" or "contents", not only "input"');
   }
-  const map = new SourceMap(envelope.base, value);
+  const map = sourceMap(envelope.base, value, options);
   const messages: Message[] = [];
   const taken = ['input'];
   if (body !== undefined && typeof body.instructions === 'string') {
@@ -477,7 +483,7 @@ export function readResponses(value: JsonValue): ReadResult {
   }
 
   const conversation = makeConversation(messages, FORMAT, envelopeData(envelope, taken));
-  const context: ResponsesContext = { ...readContext(FORMAT), bare: envelope.bare };
+  const context: ResponsesContext = { ...readContext(FORMAT, options), bare: envelope.bare };
   markRead(messages, context);
   return { conversation, context, locate: map.locate };
 }
