@@ -242,6 +242,20 @@ describe('layout', () => {
     );
   });
 
+  it('writes a value holding a JsonNumber with the same layout, the number as written', () => {
+    // Without one, stringifyJson is JSON.stringify; with one, its own writer: the two must agree.
+    fc.assert(
+      fc.property(ordinary, fc.constantFrom(0, 2), (raw, indent) => {
+        const text = JSON.stringify([raw, 0], null, indent);
+        const at = text.lastIndexOf('0');
+        const expected = text.slice(0, at) + '1.50' + text.slice(at + 1);
+        const v = [fcJson(raw), new JsonNumber('1.50')];
+        expect(stringifyJson(v, indent)).toBe(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('defaults to 2-space indent', () => {
     expect(stringifyJson({ a: [1, { b: null }], c: {}, d: [] })).toBe(
       JSON.stringify({ a: [1, { b: null }], c: {}, d: [] }, null, 2),
