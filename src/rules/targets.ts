@@ -7,7 +7,7 @@
  */
 import type { JsonObject, JsonValue } from '../model/json.js';
 import { isObject, type Message, type Part } from '../model/types.js';
-import { turnOrderProblems } from '../core/turn-order.js';
+import { turnOrderProblems, type TurnOrderProblem } from '../core/turn-order.js';
 import { providerTurns, type ProviderView, type Turn } from '../core/turns.js';
 import type { TargetName } from '../names.js';
 import type { LintSubject, Report, Rule } from './rule.js';
@@ -44,7 +44,7 @@ export function viewOf(subject: LintSubject, target: TargetName): ProviderView {
  */
 export function turnOrderCheck(ruleId: string, target: TargetName): Check {
   return (subject, ctx) => {
-    for (const p of turnOrderProblems(subject.messages, viewOf(subject, target))) {
+    for (const p of problemsOf(subject, target)) {
       if (p.ruleId !== ruleId) continue;
       const report: Report = { messageId: p.messageId, messageIndex: p.messageIndex };
       if (p.data !== undefined) report.data = p.data;
@@ -53,6 +53,24 @@ export function turnOrderCheck(ruleId: string, target: TargetName): Check {
       ctx.report(report);
     }
   };
+}
+
+/**
+ * The turn-order problems of a subject for a target, found once however many of the target's
+ * rules report them (they share one pass). Keyed by the subject: one lint of one conversation
+ * (its messages may be a caller's array, changed between two lints).
+ */
+const PROBLEMS = new WeakMap<LintSubject, Map<TargetName, TurnOrderProblem[]>>();
+
+function problemsOf(subject: LintSubject, target: TargetName): TurnOrderProblem[] {
+  let byTarget = PROBLEMS.get(subject);
+  if (byTarget === undefined) PROBLEMS.set(subject, (byTarget = new Map()));
+  let problems = byTarget.get(target);
+  if (problems === undefined) {
+    problems = turnOrderProblems(subject.messages, viewOf(subject, target));
+    byTarget.set(target, problems);
+  }
+  return problems;
 }
 
 /** True for a text that is empty or only whitespace. */
