@@ -1,6 +1,6 @@
 // Bare read + strict UTF-8 decode + JSON.parse, nothing else: the benchmark's baseline work,
 // shared by scripts/bench-baseline.mjs (as a program) and scripts/bench-steady.mjs (in-process).
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -45,5 +45,17 @@ export function parseJsonl(file, start, end) {
     }
   }
   closeSync(fd);
+  return n;
+}
+
+/** Each file as JSONL (a session log: one value a line); returns how many lines. */
+export function parseJsonlFiles(files) {
+  let n = 0;
+  for (const f of files) {
+    const fd = openSync(f, 'r');
+    const size = fstatSync(fd).size;
+    closeSync(fd);
+    n += parseJsonl(f, 0, size);
+  }
   return n;
 }

@@ -1,13 +1,13 @@
 // The benchmark's baseline, as a program of its own so it pays the same process start-up as
 // histlint: read + strict UTF-8 decode + JSON.parse, nothing else.
-// Usage: node scripts/bench-baseline.mjs files DIR | jsonl FILE [THREADS]. Prints the
-// conversations parsed. With THREADS > 1 the same work is shared by this thread and
+// Usage: node scripts/bench-baseline.mjs files DIR | jsonl-files DIR | jsonl FILE [THREADS]
+// (jsonl-files: a folder of JSONL files, such as Claude Code sessions). Prints the values parsed. With THREADS > 1 the same work is shared by this thread and
 // THREADS - 1 worker threads (files dealt round-robin, JSONL cut into line-aligned byte
 // ranges): what bare parsing reaches on this machine's cores, the ceiling for parallel lint.
 import { closeSync, fstatSync, openSync, readSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { parseFiles, parseJsonl } from './bare-parse.mjs';
+import { parseFiles, parseJsonl, parseJsonlFiles } from './bare-parse.mjs';
 
 /** Byte offsets that cut `file` into `parts` pieces at line starts. */
 function cuts(file, parts) {
@@ -38,7 +38,9 @@ function cuts(file, parts) {
 }
 
 function work(job) {
-  return job.mode === 'files' ? parseFiles(job.files) : parseJsonl(job.file, job.start, job.end);
+  if (job.mode === 'files') return parseFiles(job.files);
+  if (job.mode === 'jsonl-files') return parseJsonlFiles(job.files);
+  return parseJsonl(job.file, job.start, job.end);
 }
 
 if (!isMainThread) {
@@ -47,7 +49,7 @@ if (!isMainThread) {
   const [mode, target, threadsArg] = process.argv.slice(2);
   const threads = Math.max(1, Number(threadsArg ?? 1));
   const jobs = [];
-  if (mode === 'files') {
+  if (mode === 'files' || mode === 'jsonl-files') {
     const files = readdirSync(target).map((f) => path.join(target, f));
     for (let t = 0; t < threads; t++)
       jobs.push({ mode, files: files.filter((_, k) => k % threads === t) });

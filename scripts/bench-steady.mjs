@@ -1,6 +1,6 @@
 // Steady-state throughput, without process start-up and JIT warm-up: what lint costs per byte
 // once running, next to bare read + JSON.parse, on one thread and on two. Run after
-// `npm run bench` (it reads .bench/big.jsonl) and `npm run build`:
+// `npm run bench` (it reads .bench/corpus/v1/v1.jsonl) and `npm run build`:
 //   node scripts/bench-steady.mjs [MB]     (default 128: two line-aligned halves)
 // Each thread first lints and parses a range once to warm up; then five rounds, best of each.
 import { existsSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { parseJsonl } from './bare-parse.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const file = `${root}.bench/big.jsonl`;
+const file = `${root}.bench/corpus/v1/v1.jsonl`;
 const { runLintTaskSync, splitAtLines } = await import(`${root}dist/lint/tasks.js`);
 const { RULES } = await import(`${root}dist/rules/index.js`);
 
@@ -22,7 +22,7 @@ const options = { rules, pointer: [], leavePending: false, kind: 'jsonl' };
 const work = (mode, range) =>
   mode === 'parse'
     ? parseJsonl(file, range.start, range.end)
-    : runLintTaskSync({ file: 'big.jsonl', absolute: file, options, range });
+    : runLintTaskSync({ file: 'v1.jsonl', absolute: file, options, range });
 
 if (!isMainThread) {
   parentPort.on('message', ({ mode, range }) => {
@@ -31,7 +31,7 @@ if (!isMainThread) {
   });
 } else {
   if (!existsSync(file)) {
-    console.error('no .bench/big.jsonl: run `npm run bench` first');
+    console.error('no .bench/corpus/v1/v1.jsonl: run `npm run bench` first');
     process.exit(1);
   }
   const mb = Number(process.argv[2] ?? 128);
@@ -64,7 +64,7 @@ if (!isMainThread) {
   await worker.terminate();
   const ratio = (x) => (best.parse1 / x).toFixed(2);
   console.log(
-    `${mb} MB of .bench/big.jsonl, best of 5 rounds after warm-up (× one parsing thread):`,
+    `${mb} MB of .bench/corpus/v1/v1.jsonl, best of 5 rounds after warm-up (× one parsing thread):`,
   );
   console.log(`  read + JSON.parse, 1 thread   ${best.parse1.toFixed(0).padStart(5)} ms  1.00`);
   console.log(

@@ -1,15 +1,15 @@
 // Warm-up: what the first megabytes cost a fresh thread, for lint and for bare parsing. Each
 // round starts a fresh process per mode (so every thread is cold), which works through the first
-// 64 MB of .bench/big.jsonl in 2 MB line-aligned slices and times each one. Steady speed is the
+// 64 MB of .bench/corpus/v1/v1.jsonl in 2 MB line-aligned slices and times each one. Steady speed is the
 // median slice of the second half; warm-up is what the first half cost beyond that speed.
-// Run after `npm run bench` (for .bench/big.jsonl) and `npm run build`:
+// Run after `npm run bench` (for .bench/corpus/v1/v1.jsonl) and `npm run build`:
 //   node scripts/bench-warmup.mjs [ROUNDS]     (default 5; the median of each figure)
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const file = `${root}.bench/big.jsonl`;
+const file = `${root}.bench/corpus/v1/v1.jsonl`;
 const SLICE = 2 * 1024 * 1024;
 const SLICES = 32;
 
@@ -30,13 +30,13 @@ if (process.argv[2] === '--child') {
   const times = ranges.map((range) => {
     const t = performance.now();
     if (mode === 'parse') parseJsonl(file, range.start, range.end);
-    else runLintTaskSync({ file: 'big.jsonl', absolute: file, options, range });
+    else runLintTaskSync({ file: 'v1.jsonl', absolute: file, options, range });
     return performance.now() - t;
   });
   process.stdout.write(JSON.stringify(times));
 } else {
   if (!existsSync(file)) {
-    console.error('no .bench/big.jsonl: run `npm run bench` first');
+    console.error('no .bench/corpus/v1/v1.jsonl: run `npm run bench` first');
     process.exit(1);
   }
   const rounds = Number(process.argv[2] ?? 5);
@@ -56,7 +56,7 @@ if (process.argv[2] === '--child') {
     }
   }
   console.log(
-    `first ${(SLICE * SLICES) / 2 ** 20} MB of .bench/big.jsonl in ${SLICE / 2 ** 20} MB slices, a cold thread per run, median of ${rounds} runs:`,
+    `first ${(SLICE * SLICES) / 2 ** 20} MB of .bench/corpus/v1/v1.jsonl in ${SLICE / 2 ** 20} MB slices, a cold thread per run, median of ${rounds} runs:`,
   );
   for (const mode of ['parse', 'lint']) {
     const f = figures[mode];
