@@ -143,8 +143,8 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 /**
  * Runs tasks on this thread and the pool's threads (this thread alone when
- * there is no pool); `onResult` sees each result as it arrives. The pool
- * is destroyed at the end.
+ * there is no pool); `onResult` sees each result once, as it arrives. The
+ * pool is destroyed at the end.
  */
 export async function runTasks(
   tasks: readonly LintTask[],
@@ -154,11 +154,15 @@ export async function runTasks(
   sizes: readonly number[] = [],
 ): Promise<(TaskResult | undefined)[]> {
   const results: (TaskResult | undefined)[] = new Array(tasks.length);
+  let stored = 0;
+  // A task this thread ran again at the end (see ownRun) may arrive twice: the first result counts.
   const store = (k: number, result: TaskResult): void => {
+    if (results[k] !== undefined) return;
     results[k] = result;
+    stored++;
     onResult(result, k);
   };
-  if (pool === null || tasks.length <= 1) {
+  if (pool === null || tasks.length <= 1 || signal?.aborted === true) {
     await pool?.destroy();
     for (let k = 0; k < tasks.length; k++) {
       if (signal?.aborted) break;
@@ -171,7 +175,9 @@ export async function runTasks(
   const bounds = batchBounds(tasks, sizes);
   const count = bounds.length - 1;
   const next = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
-  const aborted = (): boolean => signal?.aborted === true;
+  // Set when a worker failed, or when every task has its result: nothing more is taken then.
+  let over = false;
+  const stopping = (): boolean => over || signal?.aborted === true;
   // Ctrl-C: no thread takes another batch, and the workers stop at once; the untaken tasks stay empty.
   const stop = (): void => {
     Atomics.store(next, 0, count);
@@ -189,22 +195,40 @@ export async function runTasks(
         m.results.forEach((r, i) => store(first + i, r));
       });
     } catch (e) {
-      // A stopped run leaves its tasks empty; anything else is a bug to surface, and no thread
-      // takes another batch for a run that fails.
-      if (aborted()) return;
+      // A stopped run, or one this thread finished, leaves nothing to surface; anything else is a
+      // bug, and no thread takes another batch for a run that fails.
+      if (stopping()) return;
+      over = true;
       Atomics.store(next, 0, count);
       throw e;
     }
   };
+  let done = 0;
+  const runHere = async (k: number): Promise<void> => {
+    store(k, runLintTaskSync(tasks[k]!));
+    if (++done % YIELD_EVERY === 0 || tasks[k]!.range !== undefined) await nextTurn();
+  };
   // This thread takes batches too, from the first moment, while the workers load their code.
   const ownRun = async (): Promise<void> => {
-    let done = 0;
     for (let b = takeBatch(next, count); b !== -1; b = takeBatch(next, count)) {
       for (let k = bounds[b]!; k < bounds[b + 1]!; k++) {
-        if (aborted()) return;
-        store(k, runLintTaskSync(tasks[k]!));
-        if (++done % YIELD_EVERY === 0 || tasks[k]!.range !== undefined) await nextTurn();
+        if (stopping()) return;
+        await runHere(k);
       }
+    }
+    // No batch is left, but a worker may still hold one of files (a cold or crowded thread can be
+    // slow): this thread runs those files too, the first result wins, and it looks for the
+    // worker's results after each file, so the run never waits on a worker longer than this
+    // thread alone would take. A byte range is not run twice: one cannot stop halfway.
+    for (let k = 0; k < tasks.length && stored < tasks.length; k++) {
+      if (stopping()) return;
+      if (results[k] !== undefined || tasks[k]!.range !== undefined) continue;
+      store(k, runLintTaskSync(tasks[k]!));
+      await nextTurn();
+    }
+    if (stored === tasks.length && !over) {
+      over = true;
+      void pool.destroy();
     }
   };
   try {
