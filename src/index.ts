@@ -1,7 +1,18 @@
 /**
  * histlint's public API. Every export is named here; nothing is re-exported wholesale.
+ *
+ * `import { sanitizeHistory } from 'histlint'` stays light for serverless cold starts: no SDK,
+ * tokenizer, zod, commander or CLI is loaded (test/library-import.test.ts checks which code
+ * loads). ES modules evaluate everything the entry imports, so what is heavy is reached on first
+ * use only:
+ * - An async function from a heavy module (the CLI, a worker pool, a file walk) is exported from
+ *   src/api/lazy.ts: a wrapper typed `typeof Module.fn` whose body awaits `import()` of its module
+ *   and calls it (`main`, `lintFiles`).
+ * - A sync function, a class or another value is imported as is, so its module must be light:
+ *   the agent's SDKs and the tokenizer load on first use inside it, and the zod schemas are
+ *   built on first use (src/model/schema.ts).
  */
-export { main } from './cli/main.js';
+export { main } from './api/lazy.js';
 export type { Io, InputStream, OutputStream } from './cli/io.js';
 
 export { JsonNumber, JsonParseError, parseJson, stringifyJson, jsonEqual } from './model/json.js';
@@ -110,6 +121,15 @@ export type {
 export { lintConversation, resolveRules } from './lint/api.js';
 export type { LintConversationOptions } from './lint/api.js';
 export { lintText, lintBytes } from './lint/engine.js';
+export { lintFiles } from './api/lazy.js';
+export type {
+  LintInput,
+  LintTextInput,
+  LintFileRef,
+  LintFilesOptions,
+  LintFilesResult,
+  LintProgress,
+} from './lint/files.js';
 export type {
   Finding,
   FileResult,
