@@ -6,7 +6,7 @@
  * shared corpus are walked: the conversation, every message, every part and a
  * tool result's content parts.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FORMATS } from '../../src/formats/index.js';
@@ -16,6 +16,7 @@ import { isObject } from '../../src/model/types.js';
 import { providerDataOf } from '../../src/model/provider-data.js';
 import { ROOT } from '../helpers/cli.js';
 import { corpusConversations } from '../helpers/corpus.js';
+import { jsonFilesBelow } from '../helpers/formats.js';
 import { describeShared } from '../helpers/shared.js';
 
 /** The `$` keys (not `$$`, escaped source fields) of `format`'s kept data on `obj`. */
@@ -45,20 +46,10 @@ function hintsOfRead(format: ConversationFormat, value: JsonValue): Map<string, 
   return found;
 }
 
-/** The JSON files below `dir`, recursively. */
-function jsonFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return jsonFiles(full);
-    return name.endsWith('.json') ? [full] : [];
-  });
-}
-
 /** The fixtures of `format` it detects. */
 function samples(format: ConversationFormat): { where: string; value: JsonValue }[] {
   const out: { where: string; value: JsonValue }[] = [];
-  for (const file of jsonFiles(path.join(ROOT, 'fixtures', 'formats', format.name))) {
+  for (const file of jsonFilesBelow(path.join(ROOT, 'fixtures', 'formats', format.name))) {
     let value: JsonValue;
     try {
       value = parseJson(readFileSync(file, 'utf8'));

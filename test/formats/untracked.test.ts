@@ -4,7 +4,7 @@
  * is sound only if both reads give the same conversation: checked here for every format on every
  * fixture it reads and, when ../shared is there, on every corpus conversation.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FORMATS } from '../../src/formats/index.js';
@@ -13,17 +13,8 @@ import { jsonEqual, parseJson, type JsonValue } from '../../src/model/json.js';
 import { SourceError } from '../../src/model/errors.js';
 import { ROOT } from '../helpers/cli.js';
 import { corpusConversations } from '../helpers/corpus.js';
+import { jsonFilesBelow } from '../helpers/formats.js';
 import { describeShared } from '../helpers/shared.js';
-
-/** The JSON files below `dir`, recursively. */
-function jsonFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return jsonFiles(full);
-    return name.endsWith('.json') ? [full] : [];
-  });
-}
 
 /** Where the untracked read of a value differs from the tracked one ('' when they agree). */
 function difference(format: ConversationFormat, value: JsonValue): string {
@@ -51,7 +42,9 @@ function difference(format: ConversationFormat, value: JsonValue): string {
 
 describe.each(FORMATS.map((f) => [f.name, f] as const))('%s', (_name, format) => {
   it('reads every fixture untracked as it reads it tracked', () => {
-    const files = FORMATS.flatMap((f) => jsonFiles(path.join(ROOT, 'fixtures', 'formats', f.name)));
+    const files = FORMATS.flatMap((f) =>
+      jsonFilesBelow(path.join(ROOT, 'fixtures', 'formats', f.name)),
+    );
     expect(files.length).toBeGreaterThan(0);
     const wrong: string[] = [];
     let read = 0;

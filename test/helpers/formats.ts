@@ -4,7 +4,7 @@
  * checks every block-turn adapter runs on what it reads and writes, and the
  * one runner of the fixture cases of fixtures/formats/<format>/<case>/.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { normalizeHistory } from '../../src/core/normalize.js';
@@ -99,6 +99,16 @@ export function corpusRecords(folder: string, options: CorpusOptions = {}): Corp
     }
   }
   return out;
+}
+
+/** The `.json` files below `dir`, recursively (none when it is missing). */
+export function jsonFilesBelow(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return jsonFilesBelow(full);
+    return name.endsWith('.json') ? [full] : [];
+  });
 }
 
 /** The JSON value of a file (the path given in segments), numbers as written. */
