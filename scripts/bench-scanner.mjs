@@ -4,7 +4,7 @@
 // a regular skeleton must equal the one read from JSON.parse's value; any disagreement is
 // printed and the script exits 1. Then timing: interleaved rounds, medians, MB/s and ratios.
 //   node scripts/bench-scanner.mjs [--rounds N] [--files N] [--mb N] [--fuzz N] [--check-only]
-// Needs .bench/files and .bench/big.jsonl (made by `npm run bench`).
+// Needs .bench/corpus/files-50/files and .bench/corpus/v1/v1.jsonl (made by `npm run bench`).
 import {
   existsSync,
   readdirSync,
@@ -23,6 +23,8 @@ import { scanJson, scanSkeleton } from './json-scanner.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BENCH = path.join(ROOT, '.bench');
+const FILES_DIR = path.join(BENCH, 'corpus', 'files-50', 'files');
+const JSONL = path.join(BENCH, 'corpus', 'v1', 'v1.jsonl');
 const arg = (name, fallback) => {
   const k = process.argv.indexOf(`--${name}`);
   return k === -1 ? fallback : Number(process.argv[k + 1]);
@@ -422,21 +424,21 @@ function fuzzInputs(count) {
 }
 
 // ---- self-check ----------------------------------------------------------------------------
-for (const p of [path.join(BENCH, 'files'), path.join(BENCH, 'big.jsonl')]) {
+for (const p of [FILES_DIR, JSONL]) {
   if (!existsSync(p)) {
     console.error(`no ${path.relative(ROOT, p)}: run \`npm run bench\` first`);
     process.exit(2);
   }
 }
-const allNames = readdirSync(path.join(BENCH, 'files'))
+const allNames = readdirSync(FILES_DIR)
   .filter((f) => f.endsWith('.json'))
   .sort();
 const t0 = performance.now();
 for (const name of allNames.slice(0, CHECK_FILES))
-  check(readFileSync(path.join(BENCH, 'files', name)), `.bench/files/${name}`);
-const jsonlSlice = readPrefix(path.join(BENCH, 'big.jsonl'), MB * 1024 * 1024);
+  check(readFileSync(path.join(FILES_DIR, name)), path.relative(ROOT, path.join(FILES_DIR, name)));
+const jsonlSlice = readPrefix(JSONL, MB * 1024 * 1024);
 const jsonlLines = lines(jsonlSlice);
-jsonlLines.forEach((line, k) => check(line, `.bench/big.jsonl:${k + 1}`));
+jsonlLines.forEach((line, k) => check(line, `${path.relative(ROOT, JSONL)}:${k + 1}`));
 const corpusFiles = [path.resolve(ROOT, '../shared/corpus'), path.join(ROOT, 'fixtures')]
   .filter((d) => existsSync(d))
   .flatMap((d) => walk(d, []));
@@ -467,7 +469,7 @@ if (disagreements > 0) process.exit(1);
 if (process.argv.includes('--check-only')) process.exit(0);
 
 // ---- timing --------------------------------------------------------------------------------
-const files = allNames.slice(0, FILES).map((name) => readFileSync(path.join(BENCH, 'files', name)));
+const files = allNames.slice(0, FILES).map((name) => readFileSync(path.join(FILES_DIR, name)));
 const sets = [
   { name: `v1 files (${files.length})`, items: files },
   { name: `v1 JSONL (first ${MB} MB, ${jsonlLines.length} lines)`, items: jsonlLines },
