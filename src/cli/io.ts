@@ -8,9 +8,10 @@ import path from 'node:path';
 import type FastGlob from 'fast-glob';
 import picomatch from 'picomatch';
 import { CONFIG_NAME } from '../config/load.js';
+import { KindProbe, type JsonlReader } from '../formats/kit/document.js';
 import { describeFsError, SourceError } from '../model/errors.js';
 import { UsageError } from './exit-codes.js';
-import { describeWriteError, writeAtomic } from './safe-write.js';
+import { describeWriteError, openAtomic, writeAtomic } from './safe-write.js';
 
 export { describeFsError };
 
@@ -21,7 +22,10 @@ export interface InputStream extends AsyncIterable<Uint8Array | string> {
 
 /** A writable stream as `main` sees it. */
 export interface OutputStream {
+  /** `false`, from a Node stream, asks the writer to wait for `drain`. */
   write(chunk: string): unknown;
+  /** A stream that can ask writers to wait has this (the output guard resumes them if it fails). */
+  once?(event: 'drain', listener: () => void): unknown;
   isTTY?: boolean;
   /** The terminal's width, when the stream is one (Node sets it on a TTY). */
   columns?: number;
@@ -317,6 +321,115 @@ export async function readInput(input: InputRef, io: Io): Promise<Uint8Array> {
   }
 }
 
+/** An input read in order, chunk by chunk. */
+export interface ChunkSource {
+  /**
+   * The next bytes, or null at the end; valid until the next call (a file's reads share one
+   * buffer: a gigabyte read in fresh megabyte buffers left the process 100 MB bigger). Throws
+   * {@link SourceError} with a short reason.
+   */
+  next(): Promise<Uint8Array | null>;
+  /** Lets the input go (safe to call twice). */
+  close(): Promise<void>;
+}
+
+/** How much of a file is read at a time: large enough to cost few reads, small enough to cost no memory. */
+const READ_CHUNK = 1 << 20;
+
+/**
+ * Opens an input to be read as a stream: standard input as it arrives, a file (a named pipe or a
+ * device too) in chunks, in order, never sized nor seeked. Throws {@link SourceError} with a short
+ * reason.
+ */
+export async function openInputStream(input: InputRef, io: Io): Promise<ChunkSource> {
+  if (input.absolute === undefined) {
+    const chunks = io.stdin[Symbol.asyncIterator]();
+    return {
+      async next() {
+        const { value, done } = await chunks.next();
+        if (done === true) return null;
+        return typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
+      },
+      async close() {
+        // Standard input is the process's; it is not closed here.
+      },
+    };
+  }
+  let handle: fs.FileHandle;
+  try {
+    const stat = await fs.stat(input.absolute);
+    if (stat.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
+    handle = await fs.open(input.absolute, 'r');
+  } catch (e) {
+    throw new SourceError(describeFsError(e));
+  }
+  let closed = false;
+  const buffer = Buffer.allocUnsafe(READ_CHUNK);
+  return {
+    async next() {
+      let n: number;
+      try {
+        ({ bytesRead: n } = await handle.read(buffer, 0, READ_CHUNK, null));
+      } catch (e) {
+        throw new SourceError(describeFsError(e));
+      }
+      return n === 0 ? null : buffer.subarray(0, n);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await handle.close().catch(() => undefined);
+    },
+  };
+}
+
+/** Reads the rest of a source into one buffer, after the chunks already read (copies of their own). */
+export async function readRest(
+  source: ChunkSource,
+  head: readonly Uint8Array[] = [],
+): Promise<Buffer> {
+  const chunks = [...head];
+  for (let chunk; (chunk = await source.next()) !== null;) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads an input of the given kind (by its name): JSONL line by line, through the reader `start`
+ * returns (called once, before the first chunk), with `afterChunk` awaited after each chunk;
+ * returns null then, and the reader is left to be ended. Anything else (JSON, or a name that does
+ * not tell and first lines that do not show JSONL: see {@link KindProbe}) is read whole and its
+ * bytes returned.
+ */
+export async function readJsonlOrWhole(
+  source: ChunkSource,
+  kind: 'json' | 'jsonl' | undefined,
+  start: () => JsonlReader,
+  afterChunk?: () => Promise<void>,
+): Promise<Buffer | null> {
+  const head: Uint8Array[] = [];
+  if (kind !== 'jsonl') {
+    // Without a telling name, the first lines decide; what they took is read again below.
+    const probe = kind === undefined ? new KindProbe() : undefined;
+    let decided: 'jsonl' | 'whole' | undefined = probe === undefined ? 'whole' : undefined;
+    while (decided === undefined) {
+      const chunk = await source.next();
+      if (chunk === null) decided = probe!.end();
+      else {
+        head.push(Buffer.from(chunk));
+        decided = probe!.push(chunk);
+      }
+    }
+    if (decided === 'whole') return readRest(source, head);
+  }
+  const reader = start();
+  for (const chunk of head) reader.push(chunk);
+  for (let chunk; (chunk = await source.next()) !== null;) {
+    reader.push(chunk);
+    await afterChunk?.();
+  }
+  return null;
+}
+
 /**
  * The paths of a command's inputs, to refuse an output that would overwrite
  * one: no input changes without `--write` (SPEC §6).
@@ -388,7 +501,47 @@ export async function writeOutputFile(io: Io, file: string, text: string): Promi
   }
 }
 
+/**
+ * {@link writeOutputFile} for output made in pieces: `parts` writes them in order through its
+ * argument (a JSON report of a long run, held in a spool and not in one string).
+ */
+export async function writeOutputParts(
+  io: Io,
+  file: string,
+  parts: (write: (data: string | Uint8Array) => void) => void,
+): Promise<void> {
+  const target = path.resolve(io.cwd, file);
+  try {
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    const out = await openAtomic(target);
+    try {
+      parts((data) => out.write(data));
+    } catch (e) {
+      out.discard();
+      throw e;
+    }
+    await out.commit();
+  } catch (e) {
+    throw new UsageError(`cannot write ${file}: ${describeWriteError(e)}`);
+  }
+}
+
 /** Writes text to a stream. */
 export function print(stream: OutputStream, text: string): void {
   stream.write(text);
+}
+
+/**
+ * Writes texts to a stream one after another, waiting whenever the stream asks to (a pipe whose
+ * reader is slower): output made in pieces then never piles up in memory.
+ */
+export async function printAll(
+  stream: OutputStream,
+  texts: Iterable<string> | AsyncIterable<string>,
+): Promise<void> {
+  for await (const text of texts) {
+    if (stream.write(text) !== false || stream.once === undefined) continue;
+    // A stream that fails never drains: the output guard (main) resumes its waiters then.
+    await new Promise<void>((resolve) => stream.once!('drain', resolve));
+  }
 }

@@ -6,17 +6,33 @@
 import path from 'node:path';
 import { loadCliConfig } from './config.js';
 import { detectFormat } from '../formats/detect.js';
-import { targetFor } from '../formats/format.js';
+import { targetFor, type ConversationFormat } from '../formats/format.js';
 import { countFindings, lintBytes, lintText, type Finding } from '../lint/engine.js';
-import { eventLogIn } from '../formats/conversations.js';
+import { ConversationStream, eventLogIn } from '../formats/conversations.js';
 import { SeverityResolver } from '../lint/severity.js';
-import { kindFromName, readDocument } from '../formats/kit/document.js';
+import {
+  JsonlReader,
+  kindFromName,
+  readDocument,
+  type SourceDocument,
+  type SourceUnit,
+} from '../formats/kit/document.js';
 import { SourceError } from '../model/errors.js';
+import type { JsonValue } from '../model/json.js';
 import { toPointer, valueAt } from '../model/pointer.js';
 import type { Message } from '../model/types.js';
 import { chalkFor } from './color.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
-import { expandInputs, print, readInput, type Io } from './io.js';
+import {
+  expandInputs,
+  openInputStream,
+  print,
+  printAll,
+  readJsonlOrWhole,
+  type ChunkSource,
+  type Io,
+} from './io.js';
+import { Spool } from './safe-write.js';
 import { pointerTokens } from './options.js';
 import { parseRuleFlags } from './rule-flags.js';
 import { terminalSafe } from './terminal-text.js';
@@ -109,116 +125,157 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
     input.absolute ??
       (flags.stdinFilename === undefined ? undefined : path.resolve(io.cwd, flags.stdinFilename)),
   );
-  const shown: Shown[] = [];
+  const c = chalkFor(flags.color, io.env, io.stdout);
+  const columns = terminalColumns(io);
+  const width: TimelineWidth =
+    flags.width !== undefined ? { text: flags.width } : columns !== undefined ? { columns } : {};
+  const lintOptions = {
+    rules,
+    pointer,
+    target: targetChoice,
+    ...(from === undefined ? {} : { from }),
+  };
+  // Rendered as each conversation is read, and printed once the whole input is: an input that
+  // fails part-way prints nothing (in memory while small, in a temp file past a few megabytes).
+  const out = new Spool();
+  let count = 0;
+  const show = (s: Shown): void => {
+    if (flags.format === 'json') {
+      const conversation: ShownConversation = {
+        file: s.file,
+        ...(s.line === undefined ? {} : { line: s.line }),
+        format: s.format,
+        target: s.target,
+        messages: buildTimeline(s.messages),
+        findings: s.findings,
+        ...countFindings(s.findings),
+      };
+      // As `JSON.stringify({ conversations }, null, 2)` lays it out: two levels deep.
+      const text = JSON.stringify(conversation, null, 2).replace(/\n/g, '\n    ');
+      out.write(`${count++ === 0 ? '{\n  "conversations": [\n' : ',\n'}    ${text}`);
+      return;
+    }
+    const where = terminalSafe(s.line === undefined ? s.file : `${s.file}:${s.line}`);
+    const { errorCount, warningCount } = countFindings(s.findings);
+    const lines = [
+      c.underline(where) +
+        c.dim(
+          `  ${s.format}, target ${s.target ?? 'none'}, ${plural(s.messages.length, 'message')}, ${plural(errorCount, 'error')}, ${plural(warningCount, 'warning')}`,
+        ),
+      ...renderTimeline(s.messages, s.findings, c, width),
+    ];
+    out.write(`${count++ === 0 ? '' : '\n'}${lines.join('\n')}\n`);
+  };
   // A JSONL line that cannot be read is reported; the others are still shown (exit 2).
   let unreadable = 0;
   const report = (e: SourceError): void => {
     const pos = e.line !== undefined ? `:${e.line}:${e.column ?? 1}` : '';
     print(io.stderr, `${terminalSafe(input.display)}${pos}: error: ${terminalSafe(e.message)}\n`);
   };
-  try {
-    const bytes = await readInput(input, io);
-    const doc = readDocument(bytes, kindFromName(input.absolute ?? flags.stdinFilename ?? ''));
-    const log = eventLogIn(doc, { pointer, ...(from === undefined ? {} : { from }) });
-    if (log !== null) {
-      // A session is one conversation over all its lines: no line holds one of its own.
-      if (flags.line !== undefined)
-        throw new UsageError(
-          `--line: ${input.display} is one conversation over all its lines (a Claude Code session)`,
-        );
-      // A line it could not read is missing from the conversation: said, and exit 2.
-      for (const unit of doc.units) {
-        if (unit.error === undefined) continue;
-        report(unit.error);
-        unreadable++;
-      }
-      // One conversation over the whole file: findings come from linting the file as a whole.
-      const { messages } = log.format.read(log.events).conversation;
-      const findings = lintBytes(input.display, bytes, {
-        rules,
-        pointer,
-        target: targetChoice,
-        ...(from === undefined ? {} : { from }),
-      }).findings;
-      shown.push({
-        file: input.display,
-        format: log.format.name,
-        target: targetFor(targetChoice, log.format),
-        messages,
-        findings,
-      });
-    } else {
-      for (const unit of doc.units) {
-        if (flags.line !== undefined && unit.line !== flags.line) continue;
-        if (unit.error !== undefined) {
-          // The one line asked for, or a whole JSON file, that cannot be read: nothing to show.
-          if (
-            flags.line !== undefined ||
-            doc.kind !== 'jsonl' ||
-            !(unit.error instanceof SourceError)
-          )
-            throw unit.error;
-          report(unit.error);
-          unreadable++;
-          continue;
-        }
-        const target = valueAt(unit.value!, pointer);
-        if (target === undefined)
-          throw new SourceError(`nothing at pointer ${JSON.stringify(toPointer(pointer))}`);
-        const format = detectFormat(target, from);
-        const { messages } = format.read(target).conversation;
-        const findings = lintText(
-          unit.text,
-          { rules, pointer, target: targetChoice, ...(from === undefined ? {} : { from }) },
-          unit.line,
-        );
-        shown.push({
-          file: input.display,
-          ...(unit.line === undefined ? {} : { line: unit.line }),
-          format: format.name,
-          target: targetFor(targetChoice, format),
-          messages,
-          findings,
-        });
-      }
-      if (flags.line !== undefined && shown.length === 0)
-        throw new UsageError(`${input.display} has no conversation on line ${flags.line}`);
+  // One conversation of a document (a JSON file, or a JSONL line).
+  const showUnit = (unit: SourceUnit, jsonl: boolean): void => {
+    if (flags.line !== undefined && unit.line !== flags.line) return;
+    if (unit.error !== undefined) {
+      // The one line asked for, or a whole JSON file, that cannot be read: nothing to show.
+      if (flags.line !== undefined || !jsonl || !(unit.error instanceof SourceError))
+        throw unit.error;
+      report(unit.error);
+      unreadable++;
+      return;
     }
+    const target = valueAt(unit.value!, pointer);
+    if (target === undefined)
+      throw new SourceError(`nothing at pointer ${JSON.stringify(toPointer(pointer))}`);
+    const format = detectFormat(target, from);
+    const { messages } = format.read(target).conversation;
+    const findings = lintText(unit.text, lintOptions, unit.line);
+    show({
+      file: input.display,
+      ...(unit.line === undefined ? {} : { line: unit.line }),
+      format: format.name,
+      target: targetFor(targetChoice, format),
+      messages,
+      findings,
+    });
+  };
+  // A session is one conversation over all its lines: no line holds one of its own.
+  const showLog = (
+    doc: SourceDocument,
+    bytes: Uint8Array | undefined,
+    events: JsonValue[],
+    format: ConversationFormat,
+  ): void => {
+    if (flags.line !== undefined)
+      throw new UsageError(
+        `--line: ${input.display} is one conversation over all its lines (a Claude Code session)`,
+      );
+    // A line it could not read is missing from the conversation: said, and exit 2.
+    for (const unit of doc.units) {
+      if (unit.error === undefined) continue;
+      report(unit.error);
+      unreadable++;
+    }
+    const { messages } = format.read(events).conversation;
+    // One conversation over the whole file: findings come from linting the file as a whole.
+    // Without a line too long to read they could be false, so there are none (as lint says).
+    const findings =
+      bytes === undefined ? [] : lintBytes(input.display, bytes, lintOptions).findings;
+    show({
+      file: input.display,
+      format: format.name,
+      target: targetFor(targetChoice, format),
+      messages,
+      findings,
+    });
+  };
+  let source: ChunkSource | undefined;
+  try {
+    source = await openInputStream(input, io);
+    const kind = kindFromName(input.absolute ?? flags.stdinFilename ?? '');
+    let reader: JsonlReader | undefined;
+    const stream = new ConversationStream(
+      { pointer, ...(from === undefined ? {} : { from }), keepBytes: true },
+      {
+        line(line) {
+          if (line.unit !== undefined) showUnit(line.unit, true);
+        },
+        log(doc, bytes) {
+          const log = eventLogIn(doc, { pointer, ...(from === undefined ? {} : { from }) })!;
+          showLog(doc, bytes, log.events, log.format);
+        },
+      },
+    );
+    const bytes = await readJsonlOrWhole(
+      source,
+      kind,
+      () => (reader = new JsonlReader((line) => stream.push(line))),
+    );
+    if (bytes === null) {
+      reader!.end();
+      stream.end(reader!.bom);
+    } else {
+      const doc = readDocument(bytes, kind);
+      const log = eventLogIn(doc, { pointer, ...(from === undefined ? {} : { from }) });
+      if (log !== null) showLog(doc, bytes, log.events, log.format);
+      else for (const unit of doc.units) showUnit(unit, doc.kind === 'jsonl');
+    }
+    if (flags.line !== undefined && count === 0)
+      throw new UsageError(`${input.display} has no conversation on line ${flags.line}`);
   } catch (e) {
+    out.discard();
     if (!(e instanceof SourceError)) throw e;
     report(e);
     return EXIT_USAGE;
+  } finally {
+    await source?.close();
   }
   const exit = unreadable > 0 ? EXIT_USAGE : EXIT_OK;
-  if (flags.format === 'json') {
-    const conversations: ShownConversation[] = shown.map((s) => ({
-      file: s.file,
-      ...(s.line === undefined ? {} : { line: s.line }),
-      format: s.format,
-      target: s.target,
-      messages: buildTimeline(s.messages),
-      findings: s.findings,
-      ...countFindings(s.findings),
-    }));
-    print(io.stdout, JSON.stringify({ conversations }, null, 2) + '\n');
-    return exit;
+  if (flags.format === 'json' && count === 0) out.write('{\n  "conversations": []\n}\n');
+  else if (flags.format === 'json') out.write('\n  ]\n}\n');
+  try {
+    await printAll(io.stdout, out.texts());
+  } finally {
+    out.discard();
   }
-  const c = chalkFor(flags.color, io.env, io.stdout);
-  const columns = terminalColumns(io);
-  const width: TimelineWidth =
-    flags.width !== undefined ? { text: flags.width } : columns !== undefined ? { columns } : {};
-  const out: string[] = [];
-  for (const s of shown) {
-    const where = terminalSafe(s.line === undefined ? s.file : `${s.file}:${s.line}`);
-    const { errorCount, warningCount } = countFindings(s.findings);
-    out.push(
-      c.underline(where) +
-        c.dim(
-          `  ${s.format}, target ${s.target ?? 'none'}, ${plural(s.messages.length, 'message')}, ${plural(errorCount, 'error')}, ${plural(warningCount, 'warning')}`,
-        ),
-    );
-    out.push(...renderTimeline(s.messages, s.findings, c, width), '');
-  }
-  print(io.stdout, out.join('\n'));
   return exit;
 }

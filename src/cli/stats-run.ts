@@ -5,12 +5,33 @@
  */
 import { analyzePairing } from '../core/pairing.js';
 import { loadTokenCounter, messageTokens, type TokenizerName } from '../core/tokens.js';
-import { mapConversations } from '../formats/conversations.js';
-import { kindFromName, readDocument } from '../formats/kit/document.js';
+import {
+  ConversationStream,
+  mapConversations,
+  type ConversationChange,
+  type MapOptions,
+  type UnitResult,
+} from '../formats/conversations.js';
+import {
+  JsonlReader,
+  kindFromName,
+  readDocument,
+  type SourceDocument,
+} from '../formats/kit/document.js';
 import { SourceError } from '../model/errors.js';
+import type { Message } from '../model/types.js';
 import { readSettings } from './config.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
-import { expandInputs, print, readInput, type Io } from './io.js';
+import {
+  expandInputs,
+  openInputStream,
+  print,
+  printAll,
+  readJsonlOrWhole,
+  type ChunkSource,
+  type Io,
+} from './io.js';
+import { Spool } from './safe-write.js';
 import { oneLine, pointerTokens } from './options.js';
 import { displayWidth, terminalSafe } from './terminal-text.js';
 
@@ -131,6 +152,26 @@ function table(rows: readonly FileStats[], total: FileStats): string {
   ].join('\n');
 }
 
+/** A file (or JSONL line) that could not be read: its line of the report, and its JSON entry's error. */
+function failure(
+  file: string,
+  error: unknown,
+  unitLine?: number,
+): { text: string; entry: FailedStats['error'] } {
+  const e = error instanceof SourceError ? error : undefined;
+  const line = unitLine ?? e?.line;
+  const column = e?.column;
+  const where = line === undefined ? '' : `:${line}${column === undefined ? '' : `:${column}`}`;
+  return {
+    text: `${terminalSafe(file)}${where}: error: ${oneLine(error)}\n`,
+    entry: {
+      message: oneLine(error),
+      ...(line === undefined ? {} : { line }),
+      ...(line === undefined || column === undefined ? {} : { column }),
+    },
+  };
+}
+
 /** Runs `histlint stats`; returns the exit code. */
 export async function runStats(
   patterns: readonly string[],
@@ -149,75 +190,109 @@ export async function runStats(
     errorOnUnmatched: flags.errorOnUnmatchedPattern !== false,
     expandDirectories: true,
   });
-  const count = await loadTokenCounter(flags.tokenizer ?? 'o200k_base');
+  const countTokens = await loadTokenCounter(flags.tokenizer ?? 'o200k_base');
   const rows: FileStats[] = [];
   const listed: (FileStats | FailedStats)[] = [];
   let exit = EXIT_OK;
-  /** Reports a file (or JSONL line) that could not be read; returns its JSON entry's error. */
-  const fail = (file: string, error: unknown, unitLine?: number): FailedStats['error'] => {
-    const e = error instanceof SourceError ? error : undefined;
-    const line = unitLine ?? e?.line;
-    const column = e?.column;
-    const where = line === undefined ? '' : `:${line}${column === undefined ? '' : `:${column}`}`;
-    print(io.stderr, `${terminalSafe(file)}${where}: error: ${oneLine(error)}\n`);
+  /** Reports a file that could not be read; returns its JSON entry's error. */
+  const fail = (file: string, error: unknown): FailedStats['error'] => {
+    const { text, entry } = failure(file, error);
+    print(io.stderr, text);
     exit = EXIT_USAGE;
-    return {
-      message: oneLine(error),
-      ...(line === undefined ? {} : { line }),
-      ...(line === undefined || column === undefined ? {} : { column }),
-    };
+    return entry;
   };
   for (const input of inputs) {
     const row = emptyStats(input.display);
-    try {
-      const bytes = await readInput(input, io);
-      row.bytes = bytes.length;
-      const doc = readDocument(bytes, kindFromName(input.absolute ?? flags.stdinFilename ?? ''));
-      const { units } = mapConversations(
-        doc,
-        { pointer, writing: false, ...(flags.from === undefined ? {} : { from: flags.from }) },
-        (messages) => {
-          row.conversations++;
-          row.messages += messages.length;
-          for (const m of messages) {
-            const role = m.role;
-            if (role === 'user' || role === 'assistant' || role === 'tool' || role === 'system')
-              row.roles[role]++;
-            else row.roles.other++;
-            row.tokens += messageTokens(m, count);
-            for (const p of m.parts) {
-              if (p.type === 'tool-call') row.toolCalls++;
-              else if (p.type === 'tool-result') row.toolResults++;
-            }
-          }
-          const pairing = analyzePairing(messages);
-          row.dangling += pairing.unanswered.length;
-          for (const r of pairing.results) if (r.status === 'orphan') row.orphans++;
-          return { messages, changed: false };
-        },
-      );
-      let bad = 0;
-      let first: FailedStats['error'] | undefined;
-      for (const u of units) {
+    const count = (messages: Message[]): ConversationChange => {
+      row.conversations++;
+      row.messages += messages.length;
+      for (const m of messages) {
+        const role = m.role;
+        if (role === 'user' || role === 'assistant' || role === 'tool' || role === 'system')
+          row.roles[role]++;
+        else row.roles.other++;
+        row.tokens += messageTokens(m, countTokens);
+        for (const p of m.parts) {
+          if (p.type === 'tool-call') row.toolCalls++;
+          else if (p.type === 'tool-result') row.toolResults++;
+        }
+      }
+      const pairing = analyzePairing(messages);
+      row.dangling += pairing.unanswered.length;
+      for (const r of pairing.results) if (r.status === 'orphan') row.orphans++;
+      return { messages, changed: false };
+    };
+    const options: MapOptions = {
+      pointer,
+      writing: false,
+      ...(flags.from === undefined ? {} : { from: flags.from }),
+    };
+    // The lines that could not be read are said once the file is read: a file that cannot be
+    // read at all (bytes that are not UTF-8 on a later line) says only that.
+    const errors = new Spool();
+    let units = 0;
+    let bad = 0;
+    let first: FailedStats['error'] | undefined;
+    const unreadLines: number[] = [];
+    const tally = (results: UnitResult<ConversationChange>[]): void => {
+      for (const u of results) {
+        units++;
         if (u.error === undefined) continue;
         bad++;
-        const error = fail(input.display, u.error, u.line);
-        first ??= error;
+        const error = failure(input.display, u.error, u.line);
+        errors.write(error.text);
+        first ??= error.entry;
+        if (u.line !== undefined) unreadLines.push(u.line);
       }
-      if (bad > 0 && bad === units.length) {
-        listed.push({ file: input.display, error: first! });
-        continue;
+    };
+    let source: ChunkSource | undefined;
+    try {
+      source = await openInputStream(input, io);
+      const kind = kindFromName(input.absolute ?? flags.stdinFilename ?? '');
+      let reader: JsonlReader | undefined;
+      const stream = new ConversationStream(options, {
+        line(line) {
+          if (line.unit === undefined) return;
+          const doc: SourceDocument = {
+            kind: 'jsonl',
+            bom: false,
+            eol: '\n',
+            units: [line.unit],
+            lines: [],
+          };
+          tally(mapConversations(doc, { ...options, perLine: true }, count).units);
+        },
+        log: (doc) => tally(mapConversations(doc, options, count).units),
+      });
+      const bytes = await readJsonlOrWhole(
+        source,
+        kind,
+        () => (reader = new JsonlReader((line) => stream.push(line))),
+      );
+      if (bytes !== null) {
+        row.bytes = bytes.length;
+        tally(mapConversations(readDocument(bytes, kind), options, count).units);
+      } else {
+        row.bytes = reader!.end();
+        stream.end(reader!.bom);
       }
-      // Some JSONL lines could not be read: the file counts what could, and says which could not.
-      if (bad > 0)
-        row.unreadLines = units.flatMap((u) =>
-          u.error === undefined || u.line === undefined ? [] : [u.line],
-        );
     } catch (e) {
+      errors.discard();
       if (!(e instanceof SourceError)) throw e;
       listed.push({ file: input.display, error: fail(input.display, e) });
       continue;
+    } finally {
+      await source?.close();
     }
+    await printAll(io.stderr, errors.texts());
+    errors.discard();
+    if (bad > 0) exit = EXIT_USAGE;
+    if (bad > 0 && bad === units) {
+      listed.push({ file: input.display, error: first! });
+      continue;
+    }
+    // Some JSONL lines could not be read: the file counts what could, and says which could not.
+    if (bad > 0) row.unreadLines = unreadLines;
     rows.push(row);
     listed.push(row);
   }

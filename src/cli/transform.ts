@@ -8,15 +8,22 @@ import { existsSync, promises as fs, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import { TrimError } from '../core/trim.js';
-import { LossError, mapConversations } from '../formats/conversations.js';
 import {
+  ConversationStream,
+  LossError,
+  mapConversations,
+  type MapOptions,
+} from '../formats/conversations.js';
+import {
+  JsonlReader,
   kindFromName,
   readDocument,
   serializeDocument,
   type SourceDocument,
+  type StreamedLine,
 } from '../formats/kit/document.js';
 import { SourceError } from '../model/errors.js';
-import { parseJson } from '../model/json.js';
+import { parseJson, stringifyJson, type JsonValue } from '../model/json.js';
 import { escapePointerToken } from '../model/pointer.js';
 import { terminalSafe } from '../reporters/terminal.js';
 import { chalkFor } from './color.js';
@@ -33,19 +40,23 @@ import {
   describeFsError,
   expandInputs,
   InputPaths,
-  print,
-  readInput,
-  writeOutputFile,
+  openInputStream,
+  printAll,
+  readJsonlOrWhole,
+  writeOutputParts,
+  type ChunkSource,
   type InputRef,
   type Io,
 } from './io.js';
 import {
   clearStaleTemps,
   describeWriteError,
-  openForReplace,
+  openAtomic,
+  openStreamForReplace,
   RefusedWrite,
-  writeAtomic,
-  type Replaceable,
+  Spool,
+  type AtomicWriter,
+  type StreamedReplaceable,
 } from './safe-write.js';
 import type { DuplicateKey, Operation } from './operations.js';
 import { oneLine, pointerTokens } from './options.js';
@@ -161,11 +172,11 @@ function outDirTargets(
   return targets;
 }
 
+/** What one input came to. */
 interface FileOutcome {
-  entries: ReportEntry[];
+  entries: EntryList;
   exit: number;
   changed: boolean;
-  text?: string;
 }
 
 function errorEntry(file: string, error: unknown, line?: number): ReportEntry {
@@ -180,30 +191,126 @@ function errorEntry(file: string, error: unknown, line?: number): ReportEntry {
   return entry;
 }
 
-/** Runs the operation over one input's document. */
-function processDocument(
-  input: InputRef,
+/** An outcome of one entry: the file could not be read, processed or written. */
+function failedOutcome(file: string, error: unknown): FileOutcome {
+  const entries = new EntryList();
+  entries.push(errorEntry(file, error));
+  return { entries, exit: EXIT_USAGE, changed: false };
+}
+
+/**
+ * The report entries of one file, in order. Its human lines are printed once the file is done
+ * (whether its changes were written is known only then): a file of a million lines would hold a
+ * million objects, so past {@link HELD_ENTRIES} they are kept as JSON text in a {@link Spool}.
+ */
+class EntryList {
+  private list: ReportEntry[] = [];
+  private spool: Spool | undefined;
+  /** Some entry is an error: the file is not written. */
+  hasError = false;
+
+  push(entry: ReportEntry): void {
+    if (entry.error !== undefined) this.hasError = true;
+    if (this.spool !== undefined) {
+      this.spool.write(JSON.stringify(entry) + '\n');
+      return;
+    }
+    this.list.push(entry);
+    if (this.list.length > HELD_ENTRIES) {
+      this.spool = new Spool();
+      for (const e of this.list) this.spool.write(JSON.stringify(e) + '\n');
+      this.list = [];
+    }
+  }
+
+  /** The entries, in order. */
+  *all(): Generator<ReportEntry> {
+    if (this.spool === undefined) return yield* this.list;
+    let rest = '';
+    for (const text of this.spool.texts()) {
+      const lines = (rest + text).split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) yield JSON.parse(line) as ReportEntry;
+    }
+  }
+
+  discard(): void {
+    this.list = [];
+    this.spool?.discard();
+  }
+}
+
+const HELD_ENTRIES = 4096;
+
+/**
+ * The JSON report (`--report-format json`, `--report-file`), exactly as
+ * `JSON.stringify({ files }, null, 2)` lays it out, built entry by entry in a {@link Spool}: a
+ * long run's report is never one string nor a list of objects.
+ */
+class JsonReport {
+  private readonly spool = new Spool();
+  private count = 0;
+
+  add(entry: ReportEntry): void {
+    // An entry nested two levels deep: its lines indented by four more spaces.
+    const text = JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ');
+    this.spool.write(`${this.count++ === 0 ? '' : ',\n'}    ${text}`);
+  }
+
+  /** The report's text, in pieces. */
+  *texts(): Generator<string> {
+    if (this.count === 0) return yield '{\n  "files": []\n}\n';
+    yield '{\n  "files": [\n';
+    yield* this.spool.texts();
+    yield '\n  ]\n}\n';
+  }
+
+  discard(): void {
+    this.spool.discard();
+  }
+}
+
+/** Everything {@link processUnits} needs besides the units. */
+interface UnitContext {
+  input: InputRef;
+  op: Operation;
+  flags: TransformFlags;
+  pointer: string[];
+  writing: boolean;
+}
+
+/** The options of {@link mapConversations} for a run. */
+function mapOptions(ctx: UnitContext, perLine: boolean): MapOptions {
+  const { op, flags } = ctx;
+  return {
+    pointer: ctx.pointer,
+    writing: ctx.writing && op.to === undefined,
+    ...(flags.from === undefined ? {} : { from: flags.from }),
+    ...(op.to === undefined ? {} : { to: op.to, lossy: op.lossy === true }),
+    ...(perLine ? { perLine } : {}),
+  };
+}
+
+/**
+ * Runs the operation over a document's units (a whole file, or one JSONL line read as a
+ * document of its own) and adds their entries to `entries`. Returns the new value of each unit
+ * that changed, and whether any unit failed, with the worst exit.
+ */
+function processUnits(
   doc: SourceDocument,
-  op: Operation,
-  flags: TransformFlags,
-  pointerTokens: string[],
-  writing: boolean,
-  inPlace: boolean,
-): FileOutcome {
+  ctx: UnitContext,
+  perLine: boolean,
+  entries: EntryList,
+): { values: Map<number, JsonValue>; eventLog: boolean; failed: boolean; exit: number } {
+  const { input, op, flags } = ctx;
   const { units, values, eventLog } = mapConversations(
     doc,
-    {
-      pointer: pointerTokens,
-      writing: writing && op.to === undefined,
-      ...(flags.from === undefined ? {} : { from: flags.from }),
-      ...(op.to === undefined ? {} : { to: op.to, lossy: op.lossy === true }),
-    },
+    mapOptions(ctx, perLine),
     (messages, format, providerData) =>
       op.apply(messages, format, { target: flags.target ?? 'auto' }, providerData),
     (e) => e instanceof TrimError,
   );
   const duplicates = op.rewritesDuplicateKeys === true && !eventLog ? repeatedKeys(doc) : new Map();
-  const entries: ReportEntry[] = [];
   let exit = EXIT_OK;
   let failed = false;
   for (const [u, unit] of units.entries()) {
@@ -232,27 +339,7 @@ function processDocument(
     }
     entries.push(entry);
   }
-  if (failed) return { entries, exit, changed: false };
-  // --check writes nothing, and --write leaves an unchanged file alone: neither needs the text
-  // (nor a text too big to build).
-  if (!writing || (inPlace && values.size === 0))
-    return { entries, exit, changed: values.size > 0 };
-  // An event log (one conversation over many lines) converts to one JSON document.
-  const out: SourceDocument = eventLog
-    ? { kind: 'json', bom: false, eol: '\n', units: [{ text: '' }], lines: [] }
-    : doc;
-  let text: string;
-  try {
-    text = serializeDocument(out, values);
-  } catch (e) {
-    // V8 strings hold about 512 MB: a result past that (deep nesting grows with indentation) cannot be written.
-    if (!(e instanceof RangeError)) throw e;
-    const error = new SourceError(
-      'cannot write the result: it is larger than a JavaScript string can hold (nesting too deep or content too large)',
-    );
-    return { entries: [errorEntry(input.display, error)], exit: EXIT_USAGE, changed: false };
-  }
-  return { entries, exit, changed: values.size > 0, text };
+  return { values, eventLog, failed, exit };
 }
 
 /** The keys each unit of a document repeats, by unit (units without any left out). */
@@ -273,46 +360,320 @@ function repeatedKeys(doc: SourceDocument): Map<number, DuplicateKey[]> {
   return out;
 }
 
+/** The error of a result too long for one string. */
+function tooLargeError(): SourceError {
+  return new SourceError(
+    'cannot write the result: it is larger than a JavaScript string can hold (nesting too deep or content too large)',
+  );
+}
+
+/**
+ * Runs the operation over one document read whole (a JSON file, an event log, or an input
+ * whose kind its first lines do not tell) and writes the result to `output`.
+ */
+function processDocument(
+  doc: SourceDocument,
+  ctx: UnitContext,
+  output: Output | undefined,
+  inPlace: boolean,
+): FileOutcome {
+  const entries = new EntryList();
+  const { values, eventLog, failed, exit } = processUnits(doc, ctx, false, entries);
+  if (failed) return { entries, exit, changed: false };
+  // --check writes nothing, and --write leaves an unchanged file alone: neither needs the text
+  // (nor a text too big to build).
+  if (output === undefined || (inPlace && values.size === 0))
+    return { entries, exit, changed: values.size > 0 };
+  // An event log (one conversation over many lines) converts to one JSON document.
+  const out: SourceDocument = eventLog
+    ? { kind: 'json', bom: false, eol: '\n', units: [{ text: '' }], lines: [] }
+    : doc;
+  let text: string;
+  try {
+    text = serializeDocument(out, values);
+  } catch (e) {
+    // V8 strings hold about 512 MB: a result past that (deep nesting grows with indentation) cannot be written.
+    if (!(e instanceof RangeError)) throw e;
+    entries.discard();
+    return failedOutcome(ctx.input.display, tooLargeError());
+  }
+  output.whole(text);
+  return { entries, exit, changed: values.size > 0 };
+}
+
+/**
+ * A JSONL file read and written line by line (SPEC §6: memory bounded by the longest line, not
+ * the file): each line's conversation is processed as it is read, and the line is written at once
+ * (unchanged, its bytes as read). An event log is one conversation: its values are held to the
+ * end, then processed as {@link processDocument} does.
+ */
+class JsonlRun {
+  readonly entries = new EntryList();
+  exit = EXIT_OK;
+  changed = false;
+  private failed = false;
+  /** Why the output could not be made (a line too long for a string): reported if nothing else failed. */
+  private tooLarge = false;
+  private logOutcome: FileOutcome | undefined;
+  private started = false;
+  private readonly stream: ConversationStream;
+  readonly reader: JsonlReader;
+
+  constructor(
+    private readonly ctx: UnitContext,
+    private readonly output: Output | undefined,
+    private readonly inPlace: boolean,
+  ) {
+    const flags = ctx.flags;
+    this.stream = new ConversationStream(
+      { pointer: ctx.pointer, ...(flags.from === undefined ? {} : { from: flags.from }) },
+      {
+        line: (line) => this.line(line),
+        log: (doc) => {
+          this.logOutcome = processDocument(doc, ctx, output, inPlace);
+        },
+      },
+    );
+    this.reader = new JsonlReader((line) => this.stream.push(line));
+  }
+
+  /** True while what is read is still written. */
+  private get writing(): boolean {
+    return this.output !== undefined && !this.failed && !this.tooLarge;
+  }
+
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    if (this.reader.bom) this.output!.bom();
+  }
+
+  private line(line: StreamedLine): void {
+    const unit = line.unit;
+    if (unit === undefined) {
+      if (this.writing) {
+        this.start();
+        this.output!.keep(line);
+      }
+      return;
+    }
+    const doc: SourceDocument = { kind: 'jsonl', bom: false, eol: '\n', units: [unit], lines: [] };
+    const result = processUnits(doc, this.ctx, true, this.entries);
+    this.exit = worstExit(this.exit, result.exit);
+    if (result.failed) this.failed = true;
+    const value = result.values.get(0);
+    if (value !== undefined) this.changed = true;
+    if (!this.writing) return;
+    this.start();
+    if (value === undefined) return this.output!.keep(line);
+    let text: string;
+    try {
+      text = stringifyJson(value, 0);
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+      this.tooLarge = true;
+      return;
+    }
+    this.output!.put(line, text + line.eol);
+  }
+
+  /** After the last chunk: the file's outcome. */
+  end(): FileOutcome {
+    this.reader.end();
+    this.stream.end(this.reader.bom);
+    if (this.logOutcome !== undefined) return this.logOutcome;
+    if (this.failed) return { entries: this.entries, exit: this.exit, changed: false };
+    if (this.tooLarge) {
+      this.entries.discard();
+      return failedOutcome(this.ctx.input.display, tooLargeError());
+    }
+    // A file without lines (or only a byte order mark) is written as it was.
+    if (this.writing) this.start();
+    return { entries: this.entries, exit: this.exit, changed: this.changed };
+  }
+}
+
+/**
+ * Where a file's result goes, written as it is made. `keep` and `put` take one JSONL line (kept
+ * as read, or its new text with its line end); `whole` a result made at once. Nothing reaches the
+ * target unless {@link commit} is called: a file that fails part-way leaves it as it was.
+ */
+interface Output {
+  bom(): void;
+  keep(line: StreamedLine): void;
+  put(line: StreamedLine, text: string): void;
+  whole(text: string): void;
+  /** Called after each chunk read: writes what waits (the first time, opens the target). */
+  drain(): Promise<void>;
+  /** Puts the output in place; throws what went wrong on the way, if anything did. */
+  commit(): Promise<void>;
+  discard(): Promise<void>;
+}
+
+const NEWLINE = Buffer.from('\n');
+const BOM = '\uFEFF';
+
+/**
+ * `--write`: the replacement starts at the first line that changes, with a copy of the file's
+ * bytes before it, so a file that does not change is only read.
+ */
+function inPlaceOutput(file: StreamedReplaceable): Output {
+  let failure: unknown;
+  const guard = (write: () => void): void => {
+    if (failure !== undefined) return;
+    try {
+      write();
+    } catch (e) {
+      failure = e;
+    }
+  };
+  return {
+    bom() {
+      // Copied with the bytes before the first change.
+    },
+    keep(line) {
+      if (!file.begun) return;
+      guard(() => {
+        file.write(line.bytes);
+        if (line.eol !== '') file.write(NEWLINE);
+      });
+    },
+    put(line, text) {
+      guard(() => {
+        if (!file.begun) file.copyStart(line.offset);
+        file.write(text);
+      });
+    },
+    whole(text) {
+      guard(() => file.write(text));
+    },
+    async drain() {},
+    async commit() {
+      if (failure !== undefined) throw failure;
+      if (file.begun) await file.replace();
+    },
+    async discard() {
+      await file.release();
+    },
+  };
+}
+
+/**
+ * Output to a target opened on the first write (`open`, asynchronous: folders made, the lock
+ * taken), with what comes before that held until {@link Output.drain}.
+ */
+function openedOutput(open: () => Promise<AtomicWriter>): Output {
+  let writer: AtomicWriter | undefined;
+  let waiting: (string | Uint8Array)[] = [];
+  let failure: unknown;
+  let opened = false;
+  const write = (data: string | Uint8Array, copy: boolean): void => {
+    if (failure !== undefined) return;
+    if (writer === undefined) {
+      waiting.push(copy ? Buffer.from(data as Uint8Array) : data);
+      return;
+    }
+    try {
+      writer.write(data);
+    } catch (e) {
+      failure = e;
+    }
+  };
+  const drain = async (): Promise<void> => {
+    if (failure !== undefined) return;
+    if (!opened) {
+      opened = true;
+      try {
+        writer = await open();
+      } catch (e) {
+        failure = e;
+        waiting = [];
+        return;
+      }
+    }
+    const pieces = waiting;
+    waiting = [];
+    for (const piece of pieces) write(piece, false);
+  };
+  return {
+    bom: () => write(BOM, false),
+    keep(line) {
+      write(line.bytes, true);
+      if (line.eol !== '') write(NEWLINE, false);
+    },
+    put: (_line, text) => write(text, false),
+    whole: (text) => write(text, false),
+    drain,
+    async commit() {
+      await drain();
+      if (failure !== undefined) {
+        writer?.discard();
+        throw failure;
+      }
+      await writer!.commit();
+    },
+    async discard() {
+      waiting = [];
+      writer?.discard();
+    },
+  };
+}
+
 function humanLines(
-  outcome: FileOutcome,
+  entry: ReportEntry,
+  notWritten: boolean,
   op: Operation,
   mode: Mode,
   chalk: ChalkInstance,
 ): string[] {
   const lines: string[] = [];
-  // A file with a failing line is not written at all, so its other changes are only "would change".
-  const notWritten =
-    outcome.text === undefined && outcome.entries.some((e) => e.error !== undefined);
-  for (const entry of outcome.entries) {
-    // File names and messages may hold anything a file name or a history can.
-    const file = terminalSafe(entry.file);
-    const where = entry.line === undefined ? file : `${file}:${entry.line}`;
-    if (entry.error !== undefined) {
-      const pos =
-        entry.error.line !== undefined && entry.line === undefined
-          ? `:${entry.error.line}:${entry.error.column ?? 1}`
-          : entry.error.column !== undefined && entry.line !== undefined
-            ? `:${entry.error.column}`
-            : '';
-      lines.push(
-        `${chalk.bold(where + pos)}: ${chalk.red('error')}: ${terminalSafe(entry.error.message)}`,
-      );
-      continue;
-    }
-    const { summary, details } = op.describe(entry[op.reportKey] as object, chalk);
-    const state = entry.changed
-      ? mode === 'check' || notWritten
-        ? chalk.yellow(
-            notWritten && mode !== 'check'
-              ? 'would change (not written: the file has errors)'
-              : 'would change',
-          )
-        : chalk.yellow('changed')
-      : 'unchanged';
-    lines.push(`${chalk.bold(where)}: ${state}${summary === '' ? '' : ` (${summary})`}`);
-    for (const d of details) lines.push(`  ${d}`);
+  // File names and messages may hold anything a file name or a history can.
+  const file = terminalSafe(entry.file);
+  const where = entry.line === undefined ? file : `${file}:${entry.line}`;
+  if (entry.error !== undefined) {
+    const pos =
+      entry.error.line !== undefined && entry.line === undefined
+        ? `:${entry.error.line}:${entry.error.column ?? 1}`
+        : entry.error.column !== undefined && entry.line !== undefined
+          ? `:${entry.error.column}`
+          : '';
+    lines.push(
+      `${chalk.bold(where + pos)}: ${chalk.red('error')}: ${terminalSafe(entry.error.message)}`,
+    );
+    return lines;
   }
+  const { summary, details } = op.describe(entry[op.reportKey] as object, chalk);
+  const state = entry.changed
+    ? mode === 'check' || notWritten
+      ? chalk.yellow(
+          notWritten && mode !== 'check'
+            ? 'would change (not written: the file has errors)'
+            : 'would change',
+        )
+      : chalk.yellow('changed')
+    : 'unchanged';
+  lines.push(`${chalk.bold(where)}: ${state}${summary === '' ? '' : ` (${summary})`}`);
+  for (const d of details) lines.push(`  ${d}`);
   return lines;
+}
+
+/** A file's human report, a batch of lines at a time (a long file's report is long too). */
+function* humanReport(
+  outcome: FileOutcome,
+  op: Operation,
+  mode: Mode,
+  chalk: ChalkInstance,
+): Generator<string> {
+  // A file with a failing line is not written at all, so its other changes are only "would change".
+  const notWritten = outcome.entries.hasError;
+  let batch: string[] = [];
+  for (const entry of outcome.entries.all()) {
+    for (const line of humanLines(entry, notWritten, op, mode, chalk)) batch.push(line);
+    if (batch.length < 4096) continue;
+    yield batch.join('\n') + '\n';
+    batch = [];
+  }
+  if (batch.length > 0) yield batch.join('\n') + '\n';
 }
 
 /** Runs a file operation over the command's inputs; returns the exit code. */
@@ -362,7 +723,6 @@ export async function runTransform(
         `--out-dir ${flags.outDir} would overwrite the input ${input.display}; inputs change only with --write`,
       );
   }
-  const writing = mode !== 'check';
   const cleared = new Set<string>();
   const clearOnce = async (dir: string): Promise<void> => {
     if (cleared.has(dir)) return;
@@ -370,111 +730,179 @@ export async function runTransform(
     await clearStaleTemps(dir);
   };
 
-  const report: ReportEntry[] = [];
+  const report =
+    flags.reportFormat === 'json' || flags.reportFile !== undefined ? new JsonReport() : undefined;
   let exit = EXIT_OK;
   let interrupted = false;
-  for (const input of inputs) {
-    if (io.signal?.aborted) {
-      interrupted = true;
-      break;
-    }
-    let outcome: FileOutcome;
-    // --write reads each file under its lock, which is held until the file is replaced or let go.
-    let replaceable: Replaceable | undefined;
-    try {
-      if (mode === 'write') {
-        replaceable = await openForReplace(input.absolute!, { breakLinks: flags.breakLinks });
-        // A run over a folder clears a killed run's leftovers there, even when it writes nothing.
-        await clearOnce(path.dirname(replaceable.target));
+  try {
+    for (const input of inputs) {
+      if (io.signal?.aborted) {
+        interrupted = true;
+        break;
       }
-      const bytes = replaceable?.bytes ?? (await readInput(input, io));
-      const kind = kindFromName(input.absolute ?? flags.stdinFilename ?? '');
-      outcome = processDocument(
-        input,
-        readDocument(bytes, kind),
-        op,
-        flags,
-        pointer,
-        writing,
-        mode === 'write',
-      );
-    } catch (e) {
-      await replaceable?.release();
-      // A file that cannot be read, or replaced, costs only this file, in one line; anything else is a bug.
-      const error =
-        e instanceof SourceError
-          ? e
-          : e instanceof RefusedWrite
-            ? new SourceError(`not written: ${e.message}`)
-            : typeof (e as { code?: unknown }).code === 'string'
-              ? new SourceError(describeFsError(e))
-              : new SourceError(`internal error: ${oneLine(e)}`);
-      outcome = { entries: [errorEntry(input.display, error)], exit: EXIT_USAGE, changed: false };
+      const outcome = await runFile(input, { op, flags, pointer, mode, io, outTargets, clearOnce });
+      if (mode === 'check' && outcome.changed)
+        outcome.exit = worstExit(outcome.exit, EXIT_FINDINGS);
+      exit = worstExit(exit, outcome.exit);
+      if (report !== undefined) for (const e of outcome.entries.all()) report.add(e);
+      if (flags.reportFormat !== 'json')
+        await printAll(io.stderr, humanReport(outcome, op, mode, stderrChalk));
+      outcome.entries.discard();
     }
-
-    if (outcome.text !== undefined) {
-      try {
-        await emit(input, outcome, mode, flags, io, outTargets, clearOnce, replaceable);
-      } catch (e) {
-        outcome.entries = [
-          errorEntry(
-            input.display,
-            new SourceError(
-              e instanceof RefusedWrite
-                ? `not written: ${e.message}`
-                : `cannot write: ${describeWriteError(e)}`,
-            ),
-          ),
-        ];
-        outcome.exit = EXIT_USAGE;
-      }
-    }
-    await replaceable?.release();
-    if (mode === 'check' && outcome.changed) outcome.exit = worstExit(outcome.exit, EXIT_FINDINGS);
-    exit = worstExit(exit, outcome.exit);
-    report.push(...outcome.entries);
-    if (flags.reportFormat !== 'json') {
-      const lines = humanLines(outcome, op, mode, stderrChalk);
-      if (lines.length > 0) print(io.stderr, lines.join('\n') + '\n');
-    }
+    if (flags.reportFormat === 'json') await printAll(io.stderr, report!.texts());
+    if (flags.reportFile !== undefined)
+      await writeOutputParts(io, flags.reportFile, (write) => {
+        for (const text of report!.texts()) write(text);
+      });
+  } finally {
+    report?.discard();
   }
-
-  const json = JSON.stringify({ files: report }, null, 2) + '\n';
-  if (flags.reportFormat === 'json') print(io.stderr, json);
-  if (flags.reportFile !== undefined) await writeOutputFile(io, flags.reportFile, json);
   return interrupted ? EXIT_INTERRUPTED : exit;
 }
 
-async function emit(
+/** What {@link runFile} needs of the run. */
+interface RunContext {
+  op: Operation;
+  flags: TransformFlags;
+  pointer: string[];
+  mode: Mode;
+  io: Io;
+  outTargets: Map<InputRef, string> | undefined;
+  clearOnce: (dir: string) => Promise<void>;
+}
+
+/** A file that cannot be read, or replaced, costs only this file, in one line; anything else is a bug. */
+function readFailure(e: unknown): SourceError {
+  return e instanceof SourceError
+    ? e
+    : e instanceof RefusedWrite
+      ? new SourceError(`not written: ${e.message}`)
+      : typeof (e as { code?: unknown }).code === 'string'
+        ? new SourceError(describeFsError(e))
+        : new SourceError(`internal error: ${oneLine(e)}`);
+}
+
+/** Where the result of `input` goes in this mode; undefined for --check. */
+function outputFor(
   input: InputRef,
-  outcome: FileOutcome,
-  mode: Mode,
-  flags: TransformFlags,
-  io: Io,
-  outTargets: Map<InputRef, string> | undefined,
-  clearOnce: (dir: string) => Promise<void>,
-  replaceable: Replaceable | undefined,
-): Promise<void> {
-  // Only --write of an unchanged file comes without text, and it writes nothing.
-  const text = outcome.text ?? '';
+  run: RunContext,
+  replaceable?: StreamedReplaceable,
+): Output | undefined {
+  const { mode, io, flags } = run;
   switch (mode) {
-    case 'stdout':
-      print(io.stdout, text);
-      return;
     case 'check':
-      return;
+      return undefined;
     case 'write':
-      // Through a symlink to the file it names (openForReplace found it), never over the link.
-      if (outcome.changed) await replaceable!.replace(text);
-      return;
+      // Through a symlink to the file it names (openStreamForReplace found it), never over the link.
+      return inPlaceOutput(replaceable!);
+    case 'stdout': {
+      // Held until the file is done, so a file that fails part-way prints nothing: in memory
+      // while small, in a temp file past a few megabytes (a gigabyte of JSONL costs no memory).
+      const spool = new Spool();
+      return openedOutput(async () => ({
+        write: (data) => spool.write(data),
+        async commit() {
+          try {
+            await printAll(io.stdout, spool.texts());
+          } finally {
+            spool.discard();
+          }
+        },
+        discard: () => spool.discard(),
+      }));
+    }
     case 'output-file':
     case 'out-dir': {
       const target =
-        mode === 'output-file' ? path.resolve(io.cwd, flags.outputFile!) : outTargets!.get(input)!;
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      await clearOnce(path.dirname(target));
-      await writeAtomic(target, text);
-      return;
+        mode === 'output-file'
+          ? path.resolve(io.cwd, flags.outputFile!)
+          : run.outTargets!.get(input)!;
+      return openedOutput(async () => {
+        await fs.mkdir(path.dirname(target), { recursive: true });
+        await run.clearOnce(path.dirname(target));
+        return openAtomic(target);
+      });
     }
   }
+}
+
+/** Reads, processes and writes one input. */
+async function runFile(input: InputRef, run: RunContext): Promise<FileOutcome> {
+  const { op, flags, pointer, mode, io } = run;
+  const ctx: UnitContext = { input, op, flags, pointer, writing: mode !== 'check' };
+  // --write reads each file under its lock, which is held until the file is replaced or let go.
+  let replaceable: StreamedReplaceable | undefined;
+  let source: ChunkSource | undefined;
+  let output: Output | undefined;
+  let outcome: FileOutcome;
+  try {
+    try {
+      if (mode === 'write') {
+        replaceable = await openStreamForReplace(input.absolute!, { breakLinks: flags.breakLinks });
+        // A run over a folder clears a killed run's leftovers there, even when it writes nothing.
+        await run.clearOnce(path.dirname(replaceable.target));
+        const file = replaceable;
+        const buffer = Buffer.allocUnsafe(1 << 20);
+        source = {
+          async next() {
+            const n = await file.read(buffer);
+            return n === 0 ? null : buffer.subarray(0, n);
+          },
+          close: async () => undefined,
+        };
+      } else source = await openInputStream(input, io);
+      output = outputFor(input, run, replaceable);
+      outcome = await readAndProcess(source, ctx, output, mode === 'write');
+    } catch (e) {
+      await output?.discard();
+      output = undefined;
+      outcome = failedOutcome(input.display, readFailure(e));
+    } finally {
+      await source?.close();
+    }
+    if (output !== undefined) {
+      try {
+        if (outcome.entries.hasError) await output.discard();
+        else await output.commit();
+      } catch (e) {
+        await output.discard();
+        outcome.entries.discard();
+        outcome = failedOutcome(
+          input.display,
+          new SourceError(
+            e instanceof RefusedWrite
+              ? `not written: ${e.message}`
+              : `cannot write: ${describeWriteError(e)}`,
+          ),
+        );
+      }
+    }
+  } finally {
+    await replaceable?.release();
+  }
+  return outcome;
+}
+
+/**
+ * Reads an input and runs the operation: JSONL line by line as it is read (a JSONL name, or
+ * first lines that show it), anything else whole.
+ */
+async function readAndProcess(
+  source: ChunkSource,
+  ctx: UnitContext,
+  output: Output | undefined,
+  inPlace: boolean,
+): Promise<FileOutcome> {
+  const kind = kindFromName(ctx.input.absolute ?? ctx.flags.stdinFilename ?? '');
+  let run: JsonlRun | undefined;
+  const bytes = await readJsonlOrWhole(
+    source,
+    kind,
+    () => (run = new JsonlRun(ctx, output, inPlace)).reader,
+    async () => output?.drain(),
+  );
+  if (bytes !== null) return processDocument(readDocument(bytes, kind), ctx, output, inPlace);
+  const outcome = run!.end();
+  await output?.drain();
+  return outcome;
 }

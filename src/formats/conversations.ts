@@ -4,7 +4,7 @@
  * the new values a write needs. Shared by the file operations and
  * `lint --fix`.
  */
-import type { SourceDocument } from './kit/document.js';
+import type { SourceDocument, SourceUnit, StreamedLine } from './kit/document.js';
 import { ReadOnlyFormatError, SourceError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
 import { replaceAt, toPointer, valueAt } from '../model/pointer.js';
@@ -45,6 +45,11 @@ export interface MapOptions {
   to?: ConversationFormat;
   /** With `to`: convert even when the target cannot express everything (the losses are returned). */
   lossy?: boolean;
+  /**
+   * Every unit is a conversation of its own, whatever it looks like: the caller reads a JSONL
+   * file line by line and has decided from its first line that it is no event log.
+   */
+  perLine?: boolean;
 }
 
 /** A conversion refused because the target format cannot express something (SPEC §4 `convert`). */
@@ -98,7 +103,7 @@ export function mapConversations<T extends ConversationChange>(
 ): { units: UnitResult<T>[]; values: Map<number, JsonValue>; eventLog: boolean } {
   const units: UnitResult<T>[] = [];
   const values = new Map<number, JsonValue>();
-  const log = eventLogIn(doc, options);
+  const log = options.perLine === true ? null : eventLogIn(doc, options);
   const events = log?.events ?? null;
   // An event log is one conversation made of all its lines.
   const sources =
@@ -164,3 +169,102 @@ export function mapConversations<T extends ConversationChange>(
   });
   return { units, values, eventLog: events !== null };
 }
+
+/** What a {@link ConversationStream} gives its reader. */
+export interface StreamHandlers {
+  /** A file of one conversation per line: each line (blank ones too), in order, as it is read. */
+  line(line: StreamedLine): void;
+  /**
+   * An event log, at its end: the document {@link mapConversations} reads as that one
+   * conversation (its units without their text), and with `keepBytes` the file's bytes, unless a
+   * line was too long to read (then they are not all known).
+   */
+  log(doc: SourceDocument, bytes?: Buffer): void;
+}
+
+/**
+ * Reads the lines of a JSONL stream (from a {@link JsonlReader}) as {@link mapConversations}
+ * reads the whole document: an event log when the options or the first line that holds a value
+ * say so (its lines are then held, as values, until the end), else one conversation per line,
+ * each handed on as it comes. The lines before that first value (blank or unreadable) wait for
+ * the decision.
+ */
+export class ConversationStream {
+  private mode: 'undecided' | 'lines' | 'log';
+  private format: ConversationFormat | null | undefined;
+  private waiting: StreamedLine[] = [];
+  private units: SourceUnit[] = [];
+  private bytes: Buffer[] = [];
+  private unread = false;
+
+  constructor(
+    private readonly options: { from?: string; pointer: readonly string[]; keepBytes?: boolean },
+    private readonly handlers: StreamHandlers,
+  ) {
+    this.format = eventLogByChoice(options.from, options.pointer);
+    this.mode = this.format === null ? 'lines' : 'undecided';
+  }
+
+  /** Reads the next line. */
+  push(line: StreamedLine): void {
+    if (this.mode === 'lines') return this.handlers.line(line);
+    if (this.mode === 'undecided') {
+      if (line.unit?.value === undefined) {
+        // Held past this call: a blank line's bytes are written back; an unreadable line's are not needed.
+        this.waiting.push({
+          ...line,
+          bytes: Buffer.from(line.unit === undefined ? line.bytes : []),
+        });
+        if (this.options.keepBytes === true) this.keep(line);
+        return;
+      }
+      const format = this.format ?? eventLogOfFirst(line.unit.value);
+      if (format === null) {
+        this.mode = 'lines';
+        for (const waiting of this.waiting.splice(0)) this.handlers.line(waiting);
+        this.bytes = [];
+        return this.handlers.line(line);
+      }
+      this.format = format;
+      this.mode = 'log';
+      for (const waiting of this.waiting.splice(0))
+        if (waiting.unit !== undefined) this.units.push(waiting.unit);
+    }
+    if (this.options.keepBytes === true) this.keep(line);
+    const unit = line.unit;
+    if (unit === undefined) return;
+    // The conversation is its values: each line's text is let go.
+    const held: SourceUnit = { text: '' };
+    if (unit.line !== undefined) held.line = unit.line;
+    if (unit.value !== undefined) held.value = unit.value;
+    if (unit.error !== undefined) held.error = unit.error;
+    this.units.push(held);
+  }
+
+  private keep(line: StreamedLine): void {
+    if (line.unread === true) this.unread = true;
+    if (this.unread) return;
+    this.bytes.push(Buffer.from(line.bytes));
+    if (line.eol !== '') this.bytes.push(NEWLINE);
+  }
+
+  /** Ends the stream; `bom`: it started with a byte order mark. */
+  end(bom: boolean): void {
+    if (this.mode === 'log') {
+      const doc: SourceDocument = { kind: 'jsonl', bom, eol: '\n', units: this.units, lines: [] };
+      this.units = [];
+      const bytes =
+        this.options.keepBytes === true && !this.unread
+          ? Buffer.concat(bom ? [BOM, ...this.bytes] : this.bytes)
+          : undefined;
+      this.bytes = [];
+      return this.handlers.log(doc, bytes);
+    }
+    // No line held a value: one conversation per line, none of them readable.
+    this.mode = 'lines';
+    for (const waiting of this.waiting.splice(0)) this.handlers.line(waiting);
+  }
+}
+
+const NEWLINE = Buffer.from('\n');
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);

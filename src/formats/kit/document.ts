@@ -15,6 +15,7 @@ import {
 import {
   eachByteLine,
   eachTextLine,
+  LineSplitter,
   firstInvalidUtf8,
   firstTextLine,
   invalidUtf8,
@@ -22,6 +23,7 @@ import {
   startsWithUtf16Bom,
   utf16Error,
   utf8BomLength,
+  type LineEnd,
 } from './units.js';
 
 /** One JSON text of a document: the whole file, or one JSONL line. */
@@ -183,35 +185,197 @@ function readJsonlBytes(bytes: Uint8Array): SourceDocument {
     bytes,
     (start, end, eol, number) => {
       // A line's length is what stands before its \n, as lint counts it.
-      if (isTooLong(end - start)) {
-        const message = longLinesMessage([{ line: number, bytes: end - start }]);
-        lines.push({ raw: '', eol, unit: units.length, unread: true });
-        units.push({
-          line: number,
-          text: '',
-          error: new SourceError(message, { line: number, column: 1 }),
-        });
-        return;
-      }
-      // The line as written, but its line end (a BOM at its start too): unchanged, it is written
-      // back byte for byte.
-      const piece = bytes.subarray(start, eol === '\r\n' ? end - 1 : end);
-      let raw: string;
-      try {
-        raw = LINE_DECODER.decode(piece);
-      } catch {
-        throw invalidUtf8(bytes.subarray(start, end), number);
-      }
-      const line: JsonlLine = { raw, eol };
-      if (!isBlankLine(raw)) {
+      const read = isTooLong(end - start)
+        ? unreadLine(number, end - start)
+        : readJsonlLine(bytes.subarray(start, end), eol, number);
+      const line: JsonlLine = { raw: read.raw, eol };
+      if (read.unit !== undefined) {
         line.unit = units.length;
-        units.push(parseUnit(raw, number));
+        units.push(read.unit);
       }
+      if (read.unread === true) line.unread = true;
       lines.push(line);
     },
     bom,
   );
   return { kind: 'jsonl', bom: bom > 0, eol: '\n', units, lines };
+}
+
+/** One JSONL line as read: its text without the line end, and its unit unless it is blank. */
+interface ReadLine {
+  raw: string;
+  unit?: SourceUnit;
+  unread?: true;
+}
+
+/**
+ * Reads one JSONL line's bytes (`piece`: without its `\n`, with a `\r` before it): decoded
+ * strictly, a BOM at its start kept, parsed unless blank. Throws {@link SourceError} for bytes
+ * that are not UTF-8, with their position in the file.
+ */
+function readJsonlLine(piece: Uint8Array, eol: LineEnd, number: number): ReadLine {
+  // The line as written, but its line end (a BOM at its start too): unchanged, it is written
+  // back byte for byte.
+  let raw: string;
+  try {
+    raw = LINE_DECODER.decode(eol === '\r\n' ? piece.subarray(0, piece.length - 1) : piece);
+  } catch {
+    throw invalidUtf8(piece, number);
+  }
+  return isBlankLine(raw) ? { raw } : { raw, unit: parseUnit(raw, number) };
+}
+
+/** A line over the limit: a unit with the error that names it, and no text. */
+function unreadLine(number: number, bytes: number): ReadLine {
+  const message = longLinesMessage([{ line: number, bytes }]);
+  return {
+    raw: '',
+    unread: true,
+    unit: { line: number, text: '', error: new SourceError(message, { line: number, column: 1 }) },
+  };
+}
+
+/** One line of a JSONL stream, as {@link JsonlReader} reads it. */
+export interface StreamedLine {
+  /** 1-based line number. */
+  number: number;
+  /** The line's bytes without its `\n` (a `\r` before it kept); empty for an unread line. Valid only during the call. */
+  bytes: Uint8Array;
+  eol: LineEnd;
+  /** Where the line starts in the stream, in bytes (a BOM counted). */
+  offset: number;
+  /** The line's unit (its text parsed, or why it could not be read); absent for a blank line. */
+  unit?: SourceUnit;
+  /** The line was too long to read: a document without it cannot be written. */
+  unread?: true;
+}
+
+/**
+ * Reads JSONL bytes as they arrive, one line at a time, with the answers {@link readDocument}
+ * gives for the whole (BOM, line ends, numbers, long lines, positions of bad bytes), holding no
+ * more than the line being read. {@link push} and {@link end} throw {@link SourceError} for bytes
+ * that are not UTF-8 (the rest is then unread).
+ */
+export class JsonlReader {
+  /** The stream started with a UTF-8 byte order mark (known once the first line is read). */
+  bom = false;
+  private head: Uint8Array | undefined = new Uint8Array(0);
+  private offset = 0;
+  private readonly splitter: LineSplitter;
+
+  constructor(onLine: (line: StreamedLine) => void) {
+    const lineAt = (bytes: Uint8Array, index: number, ended: boolean): StreamedLine => {
+      const offset = this.offset;
+      this.offset += bytes.length + (ended ? 1 : 0);
+      const eol: LineEnd = !ended
+        ? ''
+        : bytes.length > 0 && bytes[bytes.length - 1] === 0x0d
+          ? '\r\n'
+          : '\n';
+      return { number: index + 1, bytes, eol, offset };
+    };
+    this.splitter = new LineSplitter(
+      maxTextBytes(),
+      (bytes, index, ended) => {
+        const line = lineAt(bytes, index, ended);
+        const read = readJsonlLine(bytes, line.eol, line.number);
+        if (read.unit !== undefined) line.unit = read.unit;
+        onLine(line);
+      },
+      (length, index, ended) => {
+        const line = lineAt(new Uint8Array(0), index, ended);
+        this.offset += length;
+        const read = unreadLine(line.number, length);
+        onLine({ ...line, unit: read.unit!, unread: true });
+      },
+    );
+  }
+
+  /** Reads the next chunk of the stream. */
+  push(chunk: Uint8Array): void {
+    if (this.head === undefined) return this.splitter.push(chunk);
+    // The first three bytes decide the byte order mark, however the stream cuts them.
+    const head: Uint8Array = Buffer.concat([this.head, chunk]);
+    if (head.length < 3) {
+      this.head = head;
+      return;
+    }
+    this.start(head);
+  }
+
+  private start(head: Uint8Array): void {
+    this.head = undefined;
+    if (startsWithUtf16Bom(head)) throw utf16Error();
+    const bom = utf8BomLength(head);
+    this.bom = bom > 0;
+    this.offset = bom;
+    this.splitter.push(head.subarray(bom));
+  }
+
+  /** Ends the stream (its last line, when it has no line end); returns its length in bytes. */
+  end(): number {
+    if (this.head !== undefined) this.start(this.head);
+    this.splitter.end();
+    return this.offset;
+  }
+}
+
+/**
+ * Decides, from the first lines of a stream without a telling name, whether it is JSONL that
+ * can be read line by line ('jsonl': its first non-blank line is a JSON text and another
+ * non-blank line follows, so the whole is no JSON text, and both {@link guessKind} and the
+ * reader of long inputs call it JSONL) or must be read whole ('whole': {@link readDocument} then
+ * decides, as for any input). Anything unusual in those lines (bytes that are not UTF-8, a line
+ * too long, a line blank only to `String.prototype.trim`) is left to the whole reading too.
+ */
+export class KindProbe {
+  /** Undefined until decided. */
+  kind: 'jsonl' | 'whole' | undefined;
+  private firstSeen = false;
+  private readonly splitter = new LineSplitter(
+    maxTextBytes(),
+    (bytes, index, ended) => this.line(bytes, index, ended),
+    () => this.decide(this.firstSeen ? 'jsonl' : 'whole'),
+  );
+
+  private decide(kind: 'jsonl' | 'whole'): void {
+    this.kind ??= kind;
+  }
+
+  private line(bytes: Uint8Array, index: number, ended: boolean): void {
+    if (this.kind !== undefined) return;
+    if (index === 0) {
+      if (startsWithUtf16Bom(bytes)) return this.decide('whole');
+      bytes = bytes.subarray(utf8BomLength(bytes));
+    }
+    let text: string;
+    try {
+      text = LINE_DECODER.decode(bytes);
+    } catch {
+      return this.decide('whole');
+    }
+    if (ended && text.endsWith('\r')) text = text.slice(0, -1);
+    if (text.trim() === '') {
+      if (!isBlankLine(text) && !this.firstSeen) this.decide('whole');
+      return;
+    }
+    if (this.firstSeen) return this.decide('jsonl');
+    this.firstSeen = true;
+    if (parseUnit(text).error !== undefined) this.decide('whole');
+  }
+
+  /** Looks at the next chunk; returns the decision, if made. */
+  push(chunk: Uint8Array): 'jsonl' | 'whole' | undefined {
+    if (this.kind === undefined) this.splitter.push(chunk);
+    return this.kind;
+  }
+
+  /** At the end of the stream: the decision. */
+  end(): 'jsonl' | 'whole' {
+    if (this.kind === undefined) this.splitter.end();
+    this.decide('whole');
+    return this.kind!;
+  }
 }
 
 /**

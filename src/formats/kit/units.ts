@@ -118,46 +118,76 @@ export function readLines(
   onLine: (bytes: Uint8Array, index: number) => void,
   onLong: (bytes: number, index: number) => void,
 ): { lines: number; bytes: number } {
-  const chunkSize = buffer.length;
+  const splitter = new LineSplitter(limit, onLine, onLong);
+  for (;;) {
+    const bytesRead = read(buffer, 0, buffer.length);
+    if (bytesRead === 0) break;
+    // Only this read's bytes: a pipe fills a little of the buffer, the rest is an older read.
+    splitter.push(buffer.subarray(0, bytesRead));
+  }
+  return splitter.end();
+}
+
+/**
+ * {@link readLines} for bytes that arrive in chunks of any size (a pipe read in order, a file
+ * read asynchronously): each {@link push}ed chunk's complete lines go to `onLine` at once (its
+ * `ended` is false only for a last line without a line end), the rest waits for the next chunk;
+ * {@link end} gives the last line. The bytes passed to `onLine` are valid only during the call.
+ */
+export class LineSplitter {
   // A line that spans chunks is kept as pieces and joined once at its end: joining at every
   // chunk copied a 256 MB line 256 times over (34 s).
-  let pieces: Buffer[] = [];
-  let carried = 0;
-  let tooLong = false;
-  let index = 0;
-  let bytes = 0;
-  const endLine = (last: Uint8Array): void => {
-    const length = carried + last.length;
-    if (tooLong || length > limit) onLong(length, index++);
-    else onLine(pieces.length === 0 ? last : Buffer.concat([...pieces, last], length), index++);
-    if (carried === 0) return;
-    pieces = [];
-    carried = 0;
-    tooLong = false;
-  };
-  for (;;) {
-    const bytesRead = read(buffer, 0, chunkSize);
-    if (bytesRead === 0) break;
-    bytes += bytesRead;
-    // Only this read's bytes: a pipe fills a little of the buffer, the rest is an older read.
-    const chunk = buffer.subarray(0, bytesRead);
+  private pieces: Buffer[] = [];
+  private carried = 0;
+  private tooLong = false;
+  private index = 0;
+  private bytes = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly onLine: (bytes: Uint8Array, index: number, ended: boolean) => void,
+    private readonly onLong: (bytes: number, index: number, ended: boolean) => void,
+  ) {}
+
+  private endLine(last: Uint8Array, ended: boolean): void {
+    const length = this.carried + last.length;
+    if (this.tooLong || length > this.limit) this.onLong(length, this.index++, ended);
+    else
+      this.onLine(
+        this.pieces.length === 0 ? last : Buffer.concat([...this.pieces, last], length),
+        this.index++,
+        ended,
+      );
+    if (this.carried === 0) return;
+    this.pieces = [];
+    this.carried = 0;
+    this.tooLong = false;
+  }
+
+  /** Splits the next chunk of the stream. */
+  push(chunk: Uint8Array): void {
+    this.bytes += chunk.length;
     let from = 0;
     for (;;) {
       const nl = chunk.indexOf(10, from);
       if (nl === -1) break;
-      endLine(chunk.subarray(from, nl));
+      this.endLine(chunk.subarray(from, nl), true);
       from = nl + 1;
     }
-    if (from < bytesRead) {
-      carried += bytesRead - from;
-      if (carried > limit) {
-        tooLong = true;
-        pieces = [];
-      } else pieces.push(Buffer.from(chunk.subarray(from)));
+    if (from < chunk.length) {
+      this.carried += chunk.length - from;
+      if (this.carried > this.limit) {
+        this.tooLong = true;
+        this.pieces = [];
+      } else if (!this.tooLong) this.pieces.push(Buffer.from(chunk.subarray(from)));
     }
   }
-  if (carried > 0) endLine(new Uint8Array(0));
-  return { lines: index, bytes };
+
+  /** Ends the stream: its last line, when it has no line end; returns the lines and bytes seen. */
+  end(): { lines: number; bytes: number } {
+    if (this.carried > 0) this.endLine(new Uint8Array(0), false);
+    return { lines: this.index, bytes: this.bytes };
+  }
 }
 
 // ---------------------------------------------------------------------------
