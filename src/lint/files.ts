@@ -141,14 +141,14 @@ export interface LintFilesTuning {
 
 /**
  * Default jobs start threads from this much work on. A worker costs about 80 ms until it has
- * loaded the bundle, then a slower first task while its code warms up (~150 ms of one thread in
- * all, ~15 MB of v1 JSONL at ~100 MB/s): below that it cannot pay. Measured with
- * `farm-bench -n 5` on 2 cores (December 2026), `--jobs 2` against `--jobs 1`, wall time: v1
- * JSONL of 32 MB 1.17x, 64 MB 1.37x; folders of 1,024 files 1.37x, 4,096 files 1.16x. Every core
- * was busy with other benchmarks then (load 4-8), so no crossover could be seen: it is above
- * 128 MB under such load (see {@link coresTaken}) and is set here from the start-up cost alone.
+ * loaded the bundle, then slower first tasks while its code warms up, and longer for a provider's
+ * format (more code to warm up) than for v1. Measured on an idle 2-core machine (December 2026),
+ * `farm-bench` pairs of default jobs against `--jobs 1`, median wall time of default over
+ * `--jobs 1`, with threads from 24 MB on: v1 JSONL of 63 MB 0.99, 128 MB 0.85, 268 MB 0.84;
+ * OpenAI Chat JSONL of 63 MB 1.09 (slower), 128 MB 0.93, 248 MB 0.86; a folder of 20,000 v1
+ * files (151 MB) 0.83. Below about 100 MB threads do not pay for every format.
  */
-export const POOL_MIN_WORK = 24 * 1024 * 1024;
+export const POOL_MIN_WORK = 96 * 1024 * 1024;
 
 /**
  * What one file costs besides its bytes (open, stat, read, close, a result), as bytes of v1 text
@@ -156,8 +156,11 @@ export const POOL_MIN_WORK = 24 * 1024 * 1024;
  */
 const FILE_COST_BYTES = 2 * 1024;
 
-/** JSONL files at least this big are cut into byte ranges when threads run: as {@link POOL_MIN_WORK}, one file alone pays for a pool from there. */
-export const SPLIT_MIN_BYTES = POOL_MIN_WORK;
+/**
+ * JSONL files at least this big are cut into byte ranges when threads run (default jobs start
+ * them only from {@link POOL_MIN_WORK}; `--jobs N` from two tasks on).
+ */
+export const SPLIT_MIN_BYTES = 24 * 1024 * 1024;
 
 /** How many JSON files are sized to estimate the rest (a stat each: 20,000 cost 75-150 ms here). */
 const SIZE_SAMPLE = 32;
