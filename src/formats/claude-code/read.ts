@@ -11,7 +11,7 @@ import { isPlainObject, keepProviderData, keptPart, restOf } from '../kit/kept.j
 import {
   joinPointer,
   sourceMap,
-  UNTRACKED_BASE,
+  readBase,
   type SourceMap,
   type FieldSources,
 } from '../kit/source-map.js';
@@ -172,8 +172,7 @@ export function readClaudeCode(value: JsonValue, options?: ReadOptions): ReadRes
   if (found === undefined)
     notFormat(FORMAT, 'not an array of session events or {"loglines": [...]}');
   const events = found.events;
-  // An untracked read builds no pointers (see UNTRACKED_BASE).
-  const base = options?.untracked === true ? UNTRACKED_BASE : found.base;
+  const base = readBase(found.base, options);
   if (!events.some((e) => isSessionEvent(e) || isMessageEvent(e))) {
     notFormat(FORMAT, 'no session events (objects with "type" and "message" or "parentUuid")');
   }

@@ -17,7 +17,7 @@ import { isObject } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
 import type { Loss, ReadOptions } from '../format.js';
 import { isHintKey, restOf, sourceKey, storedKey } from './kept.js';
-import { UNTRACKED_BASE } from './source-map.js';
+import { readBase } from './source-map.js';
 
 /** The hint that marks a history read from a bare array. */
 export const BARE_HINT = '$bare';
@@ -47,13 +47,11 @@ export function readEnvelope(
   options: { bareAllowed?: boolean; why?: string } = {},
   read?: ReadOptions,
 ): Envelope {
-  // An untracked read builds no pointers (see UNTRACKED_BASE).
-  const untracked = read?.untracked === true;
   if (Array.isArray(value) && options.bareAllowed !== false) {
-    return { bare: true, list: value, base: untracked ? UNTRACKED_BASE : '' };
+    return { bare: true, list: value, base: readBase('', read) };
   }
   if (isObject(value) && Array.isArray(value[listKey])) {
-    const base = untracked ? UNTRACKED_BASE : `/${listKey}`;
+    const base = readBase(`/${listKey}`, read);
     return { bare: false, list: value[listKey] as JsonValue[], base, body: value };
   }
   throw new SourceError(`not ${format}: ${options.why ?? `no "${listKey}" array`}`);

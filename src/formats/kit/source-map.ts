@@ -39,6 +39,11 @@ interface MessageSource {
  */
 export const UNTRACKED_BASE = '\u0000untracked';
 
+/** The pointer a read builds on: `base`, or {@link UNTRACKED_BASE} for an untracked read. */
+export function readBase(base: string, options?: ReadOptions): string {
+  return options?.untracked === true ? UNTRACKED_BASE : base;
+}
+
 /** Appends tokens to an RFC 6901 pointer. */
 export function joinPointer(base: string, ...tokens: readonly (string | number)[]): string {
   if (base === UNTRACKED_BASE) return base;

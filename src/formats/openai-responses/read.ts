@@ -23,7 +23,7 @@ import { isPlainObject, keepProviderData, keptPart, mergeFields, restOf } from '
 import { guessMediaType, parseDataUrl } from '../kit/media.js';
 import { readContext, type ReadContext } from '../kit/provenance.js';
 import {
-  UNTRACKED_BASE,
+  readBase,
   sourceMap,
   type SourceMap,
   type FieldSources,
@@ -425,8 +425,7 @@ function readItems(
 function envelopeOf(value: JsonValue, options?: ReadOptions): Envelope {
   if (isPlainObject(value) && typeof value.input === 'string') {
     const list: JsonValue[] = [{ role: 'user', content: value.input }];
-    const base = options?.untracked === true ? UNTRACKED_BASE : '/input';
-    return { bare: false, list, base, body: value };
+    return { bare: false, list, base: readBase('/input', options), body: value };
   }
   const why = 'expected a request body with an "input" array, or an array of items';
   return readEnvelope(value, FORMAT, 'input', { why }, options);
