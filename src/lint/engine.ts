@@ -7,6 +7,7 @@ import { analyzePairing, pairsCleanly, type Pairing } from '../core/pairing.js';
 import { detectFormat, eventLogFormat } from '../formats/detect.js';
 import { targetFor, type ConversationFormat, type ReadResult } from '../formats/format.js';
 import { decodeUtf8, kindFromName } from '../formats/kit/document.js';
+import { untrackedLocate } from '../formats/kit/source-map.js';
 import {
   eachByteLine,
   eachTextLine,
@@ -128,7 +129,7 @@ class Subject implements LintSubject {
   private cachedPairing: Pairing | undefined;
   private cachedClean: boolean | undefined;
 
-  /** The locator of a tracked read, made when the first finding needs a pointer. */
+  /** The locator of a tracked read: the first read's, or one made when a finding needs it. */
   private locator: ReadResult['locate'] | undefined;
 
   constructor(
@@ -140,6 +141,7 @@ class Subject implements LintSubject {
     readonly target: string | null,
   ) {
     this.messages = read.conversation.messages;
+    if (read.locate !== untrackedLocate) this.locator = read.locate;
     this.format = formatRead.name;
     this.shape = this.format !== 'histlint' ? 'foreign' : Array.isArray(root) ? 'bare' : 'envelope';
   }
@@ -149,9 +151,9 @@ class Subject implements LintSubject {
     partIndex?: number,
     path?: readonly (string | number)[],
   ): string {
-    // The rules ran on an untracked read (no source map). A read is deterministic, so reading
-    // again, tracked, gives the same conversation with its map: only conversations with findings
-    // pay for one.
+    // The rules ran on an untracked read that kept no source map (v1's needs none). A read is
+    // deterministic, so reading again, tracked, gives the same conversation with its map: only
+    // conversations with findings pay for one.
     this.locator ??= this.formatRead.read(this.root).locate;
     return this.rootPointer + this.locator(messageIndex, partIndex, path);
   }

@@ -130,10 +130,17 @@ export class SourceMap {
   }
 }
 
-/** The map of an untracked read: it records nothing, and every location is the document's root. */
+/**
+ * The locator of an untracked read: every location is the document's root. One function, so a
+ * caller can tell a read that recorded nothing from one whose locator is real (v1's reader
+ * tracks nothing and needs no map).
+ */
+export const untrackedLocate: Locator = () => '';
+
+/** The map of an untracked read: it records nothing. */
 class UntrackedSourceMap extends SourceMap {
   private static readonly ENTRY: PartSource = { pointer: UNTRACKED_BASE };
-  override readonly locate: Locator = () => '';
+  override readonly locate: Locator = untrackedLocate;
   override message(): void {}
   override part(): PartSource {
     return UntrackedSourceMap.ENTRY;
