@@ -2,14 +2,15 @@
  * histlint's public API. Every export is named here; nothing is re-exported wholesale.
  *
  * `import { sanitizeHistory } from 'histlint'` stays light for serverless cold starts: no SDK,
- * tokenizer, zod, commander or CLI is loaded (test/library-import.test.ts checks which code
+ * tokenizer, zod, commander, CLI or agent run loop is loaded (test/library-import.test.ts checks which code
  * loads). ES modules evaluate everything the entry imports, so what is heavy is reached on first
  * use only:
- * - An async function from a heavy module (the CLI, a worker pool, a file walk) is exported from
- *   src/api/lazy.ts: a wrapper typed `typeof Module.fn` whose body awaits `import()` of its module
- *   and calls it (`main`, `lintFiles`).
+ * - An async function from a heavy module (the CLI, a worker pool, a file walk, the MCP client) is
+ *   exported from src/api/lazy.ts: a wrapper typed `typeof Module.fn` whose body awaits `import()`
+ *   of its module and calls it (`main`, `lintFiles`, `connectMcpServers`).
  * - A sync function, a class or another value is imported as is, so its module must be light:
- *   the agent's SDKs and the tokenizer load on first use inside it, and the zod schemas are
+ *   `createAgent` and `createModel` check their options and load the run loop and the provider's
+ *   client on the first run or request, the tokenizer loads on first use, and the zod schemas are
  *   built on first use (src/model/schema.ts).
  */
 export { main } from './api/lazy.js';
@@ -82,31 +83,23 @@ export type {
   IdUse,
 } from './core/pairing.js';
 
-export {
-  AgentConfigError,
-  ModelRequestError,
-  McpStartError,
-  RunError,
-  connectMcpServers,
-  createAgent,
-  createModel,
-  limitHistoryMessages,
-  limitHistoryTokens,
-} from './agent/index.js';
+export { createAgent } from './agent/agent.js';
+export { AgentConfigError, McpStartError, ModelRequestError, RunError } from './agent/errors.js';
+export { limitHistoryMessages, limitHistoryTokens } from './agent/history.js';
+export { createModel } from './agent/providers.js';
+export { connectMcpServers } from './api/lazy.js';
+export type { Agent } from './agent/agent.js';
+export type { McpConnectOptions, McpConnection, McpServerSpec } from './agent/mcp.js';
+export type { ModelOptions } from './agent/providers.js';
 export type {
-  Agent,
   AgentOptions,
   AgentRunOptions,
   AgentTool,
   HistoryProcessor,
   InstructionsContext,
   InstructionsFunction,
-  McpConnectOptions,
-  McpConnection,
-  McpServerSpec,
   ModelCallOptions,
   ModelClient,
-  ModelOptions,
   ModelRequest,
   ModelResponse,
   RunPartial,
@@ -116,7 +109,7 @@ export type {
   ToolDefinition,
   ToolOutcome,
   Usage,
-} from './agent/index.js';
+} from './agent/types.js';
 
 export { lintConversation, resolveRules } from './lint/api.js';
 export type { LintConversationOptions } from './lint/api.js';

@@ -62,6 +62,18 @@ export class ModelRequestError extends Error {
   }
 }
 
+/** A server that could not be started or did not list its tools. */
+export class McpStartError extends Error {
+  /** The server's label. */
+  readonly server: string;
+
+  constructor(server: string, message: string) {
+    super(`MCP server "${server}": ${message}`);
+    this.name = 'McpStartError';
+    this.server = server;
+  }
+}
+
 /**
  * Keys shorter than this are not looked for in a written conversation: a placeholder like "none"
  * would match ordinary words of the stored text. Errors and logs are cleaned of a key of any length.

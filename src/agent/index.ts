@@ -8,6 +8,7 @@ export type { Agent } from './agent.js';
 export {
   AgentConfigError,
   createRedactingStream,
+  McpStartError,
   MIN_STORED_SECRET_LENGTH,
   ModelRequestError,
   RunError,
@@ -15,12 +16,7 @@ export {
 } from './errors.js';
 export type { RedactOptions } from './errors.js';
 export { canContinue, limitHistoryMessages, limitHistoryTokens } from './history.js';
-export {
-  connectMcpServers,
-  DEFAULT_TOOL_TIMEOUT_MS,
-  McpStartError,
-  parseCommandLine,
-} from './mcp.js';
+export { connectMcpServers, DEFAULT_TOOL_TIMEOUT_MS, parseCommandLine } from './mcp.js';
 export type { McpConnectOptions, McpConnection, McpServerSpec } from './mcp.js';
 export {
   apiKeyVariable,

@@ -7,6 +7,7 @@
  */
 import type { JsonObject, JsonValue } from '../model/json.js';
 import type { Part } from '../model/types.js';
+import { McpStartError } from './errors.js';
 import type { AgentTool, ToolOutcome } from './types.js';
 
 /** One MCP server to start: a command and its arguments, run without a shell. */
@@ -41,18 +42,6 @@ export interface McpConnection {
   tools: AgentTool[];
   /** Stops every server. */
   close(): Promise<void>;
-}
-
-/** A server that could not be started or did not list its tools. */
-export class McpStartError extends Error {
-  /** The server's label. */
-  readonly server: string;
-
-  constructor(server: string, message: string) {
-    super(`MCP server "${server}": ${message}`);
-    this.name = 'McpStartError';
-    this.server = server;
-  }
 }
 
 /** The default timeout of a server's start, and of each tool call. */

@@ -4,9 +4,7 @@
  * anywhere else, and a missing key is an error naming the variable before
  * any request (SPEC §6).
  */
-import { createAnthropicClient } from './anthropic.js';
 import { AgentConfigError } from './errors.js';
-import { createOpenAIClient } from './openai.js';
 import type { ModelClient } from './types.js';
 
 /** The providers `createModel` knows. */
@@ -105,7 +103,24 @@ export function createModel(options: ModelOptions): ModelClient {
     env: options.env,
   };
   if (options.maxOutputTokens !== undefined) settings.maxOutputTokens = options.maxOutputTokens;
-  return provider === 'anthropic' ? createAnthropicClient(settings) : createOpenAIClient(settings);
+  return lazyClient(provider, settings);
+}
+
+/**
+ * The client of a provider, its module (and, in it, the provider's SDK) loaded on the first
+ * request: `createModel` is sync, and the library's export of it loads no client code.
+ */
+function lazyClient(provider: ProviderName, settings: ProviderSettings): ModelClient {
+  let client: Promise<ModelClient> | undefined;
+  const load = async (): Promise<ModelClient> =>
+    provider === 'anthropic'
+      ? (await import('./anthropic.js')).createAnthropicClient(settings)
+      : (await import('./openai.js')).createOpenAIClient(settings);
+  return {
+    provider,
+    model: settings.model,
+    request: async (request, options) => (await (client ??= load())).request(request, options),
+  };
 }
 
 function nonEmpty(v: string | undefined): string | undefined {
