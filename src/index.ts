@@ -2,9 +2,9 @@
  * histlint's public API. Every export is named here; nothing is re-exported wholesale.
  *
  * `import { sanitizeHistory } from 'histlint'` stays light for serverless cold starts: no SDK,
- * tokenizer, zod, commander, CLI or agent run loop is loaded (test/library-import.test.ts checks which code
- * loads). ES modules evaluate everything the entry imports, so what is heavy is reached on first
- * use only:
+ * tokenizer, zod, commander, CLI or agent run loop is loaded (test/library-import.test.ts checks
+ * which code loads). ES modules evaluate everything the entry imports, so what is heavy is
+ * reached on first use only:
  * - An async function from a heavy module (the CLI, a worker pool, a file walk, the MCP client) is
  *   exported from src/api/lazy.ts: a wrapper typed `typeof Module.fn` whose body awaits `import()`
  *   of its module and calls it (`main`, `lintFiles`, `connectMcpServers`).
