@@ -67,7 +67,14 @@ export function addTransformOptions(cmd: Command): Command {
       'replace each input in place, atomically (unchanged inputs are not rewritten)',
     )
     .addOption(breakLinksOption())
-    .option('--check', 'write nothing; exit 1 if any input would change')
+    .option(
+      '--check',
+      'write nothing; list the inputs that would change, then one summary line; exit 1 if any would',
+    )
+    .option(
+      '--diff',
+      'write nothing; print a unified diff of what --write would write on standard output; exit 1 if any',
+    )
     .addOption(
       new Option('--report-format <format>', 'report on standard error as')
         .choices(['human', 'json'])

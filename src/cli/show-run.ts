@@ -105,14 +105,19 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
       throw new UsageError('show needs a file (or "-" for standard input)');
     args = ['-'];
   } else args = [file];
-  const inputs = await expandInputs(
-    args,
-    io,
-    flags.stdinFilename === undefined ? {} : { stdinName: flags.stdinFilename },
-  );
-  if (inputs.length !== 1) throw new UsageError('show takes one file');
-  const input = inputs[0]!;
   const loaded = await loadCliConfig(io.cwd, flags.config);
+  // A folder or a glob is walked as lint walks it; it must come to one file.
+  const inputs = await expandInputs(args, io, {
+    ...(flags.stdinFilename === undefined ? {} : { stdinName: flags.stdinFilename }),
+    ignore: [{ patterns: loaded.config.ignore ?? [], base: loaded.dir }],
+    expandDirectories: true,
+  });
+  if (inputs.length === 0) throw new UsageError('show needs a file');
+  if (inputs.length > 1)
+    throw new UsageError(
+      `show takes one file; ${args[0]} holds ${inputs.length} (${inputs[0]!.display}, ${inputs[1]!.display}${inputs.length > 2 ? ', …' : ''})`,
+    );
+  const input = inputs[0]!;
   const pointer = pointerTokens(flags.pointer ?? loaded.config.pointer);
   const from = flags.from ?? loaded.config.from;
   const targetChoice = flags.target ?? loaded.config.target ?? 'auto';

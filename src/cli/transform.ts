@@ -27,6 +27,7 @@ import { parseJson, stringifyJson, type JsonValue } from '../model/json.js';
 import { escapePointerToken } from '../model/pointer.js';
 import { terminalSafe } from '../reporters/terminal.js';
 import { chalkFor } from './color.js';
+import { colorDiff, unifiedDiff } from './diff.js';
 import { readSettings } from './config.js';
 import {
   EXIT_FINDINGS,
@@ -41,6 +42,7 @@ import {
   expandInputs,
   InputPaths,
   openInputStream,
+  print,
   printAll,
   readJsonlOrWhole,
   writeOutputParts,
@@ -69,6 +71,8 @@ export interface TransformFlags {
   /** `--break-links`: `--write` replaces a file that has other hard links. */
   breakLinks?: boolean;
   check?: boolean;
+  /** `--diff`: write nothing; print a unified diff of what `--write` would write. */
+  diff?: boolean;
   reportFormat?: string;
   reportFile?: string;
   from?: string;
@@ -99,9 +103,28 @@ export interface ReportEntry {
   [key: string]: unknown;
 }
 
-type Mode = 'stdout' | 'output-file' | 'out-dir' | 'write' | 'check';
+type Mode = 'stdout' | 'output-file' | 'out-dir' | 'write' | 'check' | 'diff';
 
-function chooseMode(flags: TransformFlags, inputs: readonly InputRef[]): Mode {
+/** Modes that write nothing and report what would change. */
+function dryRun(mode: Mode): boolean {
+  return mode === 'check' || mode === 'diff';
+}
+
+/**
+ * The mode the flags choose. `several`: more than one input, or a folder (a walk stands for
+ * several inputs, however many it finds).
+ */
+function chooseMode(flags: TransformFlags, inputs: readonly InputRef[], several: boolean): Mode {
+  if (flags.diff === true) {
+    const writer = [
+      flags.outputFile !== undefined && '-o',
+      flags.outDir !== undefined && '--out-dir',
+      flags.write === true && '--write',
+    ].find((x): x is string => typeof x === 'string');
+    // --check with --diff is what --diff does anyway (it exits 1 on a change).
+    if (writer !== undefined) throw new UsageError(`--diff writes nothing: drop ${writer}`);
+    return 'diff';
+  }
   const chosen = [
     flags.outputFile !== undefined && '-o',
     flags.outDir !== undefined && '--out-dir',
@@ -110,8 +133,7 @@ function chooseMode(flags: TransformFlags, inputs: readonly InputRef[]): Mode {
   ].filter((x): x is string => typeof x === 'string');
   if (chosen.length > 1) throw new UsageError(`${chosen.join(' and ')} cannot be combined`);
   if (flags.outputFile !== undefined) {
-    if (inputs.length > 1)
-      throw new UsageError('-o takes one input; use --out-dir or --write for several');
+    if (several) throw new UsageError('-o takes one input; use --out-dir or --write for several');
     return 'output-file';
   }
   if (flags.outDir !== undefined) return 'out-dir';
@@ -121,7 +143,7 @@ function chooseMode(flags: TransformFlags, inputs: readonly InputRef[]): Mode {
     return 'write';
   }
   if (flags.check === true) return 'check';
-  if (inputs.length > 1) throw new UsageError('several inputs need --write, --out-dir or --check');
+  if (several) throw new UsageError('several inputs need --write, --out-dir, --check or --diff');
   return 'stdout';
 }
 
@@ -177,6 +199,8 @@ interface FileOutcome {
   entries: EntryList;
   exit: number;
   changed: boolean;
+  /** `--diff`: the unified diff of what `--write` would write ('' when nothing). */
+  patch?: string;
 }
 
 function errorEntry(file: string, error: unknown, line?: number): ReportEntry {
@@ -644,9 +668,9 @@ function humanLines(
   }
   const { summary, details } = op.describe(entry[op.reportKey] as object, chalk);
   const state = entry.changed
-    ? mode === 'check' || notWritten
+    ? dryRun(mode) || notWritten
       ? chalk.yellow(
-          notWritten && mode !== 'check'
+          notWritten && !dryRun(mode)
             ? 'would change (not written: the file has errors)'
             : 'would change',
         )
@@ -657,6 +681,58 @@ function humanLines(
   return lines;
 }
 
+/**
+ * A file's lines in the report of `--check` and `--diff`: its errors, or one line when it would
+ * change (with what changes, or for JSONL how many lines do), nothing when it would not.
+ */
+function* dryRunReport(
+  outcome: FileOutcome,
+  op: Operation,
+  mode: Mode,
+  chalk: ChalkInstance,
+): Generator<string> {
+  if (outcome.entries.hasError) {
+    let batch: string[] = [];
+    for (const entry of outcome.entries.all()) {
+      if (entry.error === undefined) continue;
+      batch.push(...humanLines(entry, true, op, mode, chalk));
+      if (batch.length < 4096) continue;
+      yield batch.join('\n') + '\n';
+      batch = [];
+    }
+    if (batch.length > 0) yield batch.join('\n') + '\n';
+    return;
+  }
+  if (!outcome.changed) return;
+  let first: ReportEntry | undefined;
+  let entries = 0;
+  let changed = 0;
+  for (const entry of outcome.entries.all()) {
+    first ??= entry;
+    entries++;
+    if (entry.changed === true) changed++;
+  }
+  if (first === undefined) return;
+  if (entries === 1 && first.line === undefined)
+    return yield humanLines(first, false, op, mode, chalk)[0]! + '\n';
+  const file = chalk.bold(terminalSafe(first.file));
+  yield `${file}: ${chalk.yellow('would change')} (${changed} of ${plural(entries, 'line')})\n`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The last line of `--check` and `--diff`: how many of the files would change, e.g.
+ * `3 of 22 files would change; run with --write`.
+ */
+export function dryRunSummary(changed: number, files: number, failed: number): string {
+  const counts = `${changed} of ${plural(files, 'file')} would change`;
+  const failures = failed === 0 ? '' : `, ${failed} failed`;
+  return `${counts}${failures}${changed === 0 ? '' : '; run with --write'}`;
+}
+
 /** A file's human report, a batch of lines at a time (a long file's report is long too). */
 function* humanReport(
   outcome: FileOutcome,
@@ -664,6 +740,7 @@ function* humanReport(
   mode: Mode,
   chalk: ChalkInstance,
 ): Generator<string> {
+  if (dryRun(mode)) return yield* dryRunReport(outcome, op, mode, chalk);
   // A file with a failing line is not written at all, so its other changes are only "would change".
   const notWritten = outcome.entries.hasError;
   let batch: string[] = [];
@@ -693,8 +770,7 @@ export async function runTransform(
       `--report-format: expected one of human|json, got "${flags.reportFormat}"`,
     );
   }
-  // Named files only: the config's ignore (for folder walks) does not apply.
-  const { ignore: _configIgnore, ...settings } = await readSettings(io.cwd, flags);
+  const { ignore: configIgnore, ...settings } = await readSettings(io.cwd, flags);
   flags = { ...flags, ...settings };
   const pointer = pointerTokens(flags.pointer);
   let args = files;
@@ -705,11 +781,13 @@ export async function runTransform(
   }
   const inputs = await expandInputs(args, io, {
     ...(flags.stdinFilename === undefined ? {} : { stdinName: flags.stdinFilename }),
-    ignore: [{ patterns: flags.ignore ?? [], base: io.cwd }],
+    // Like lint: the config's ignore (from its folder), then --ignore (from the working folder).
+    ignore: [configIgnore, { patterns: flags.ignore ?? [], base: io.cwd }],
     errorOnUnmatched: flags.errorOnUnmatchedPattern !== false,
+    expandDirectories: true,
   });
   if (inputs.length === 0) throw new UsageError(`${op.name}: no input files`);
-  const mode = chooseMode(flags, inputs);
+  const mode = chooseMode(flags, inputs, inputs.length > 1 || (await namesAFolder(args, io)));
   const outTargets =
     mode === 'out-dir' ? outDirTargets(inputs, flags.outDir!, io, flags.stdinFilename) : undefined;
   // Without --write no input changes: not through -o, --out-dir or --report-file either.
@@ -734,6 +812,8 @@ export async function runTransform(
     flags.reportFormat === 'json' || flags.reportFile !== undefined ? new JsonReport() : undefined;
   let exit = EXIT_OK;
   let interrupted = false;
+  const stdoutChalk = mode === 'diff' ? chalkFor(flags.color, io.env, io.stdout) : undefined;
+  const counts = { files: 0, changed: 0, failed: 0 };
   try {
     for (const input of inputs) {
       if (io.signal?.aborted) {
@@ -741,13 +821,21 @@ export async function runTransform(
         break;
       }
       const outcome = await runFile(input, { op, flags, pointer, mode, io, outTargets, clearOnce });
-      if (mode === 'check' && outcome.changed)
-        outcome.exit = worstExit(outcome.exit, EXIT_FINDINGS);
+      if (dryRun(mode) && outcome.changed) outcome.exit = worstExit(outcome.exit, EXIT_FINDINGS);
       exit = worstExit(exit, outcome.exit);
+      counts.files++;
+      if (outcome.entries.hasError) counts.failed++;
+      else if (outcome.changed) counts.changed++;
+      if (outcome.patch !== undefined && outcome.patch !== '')
+        await printAll(io.stdout, [colorDiff(outcome.patch, stdoutChalk!)]);
       if (report !== undefined) for (const e of outcome.entries.all()) report.add(e);
       if (flags.reportFormat !== 'json')
         await printAll(io.stderr, humanReport(outcome, op, mode, stderrChalk));
       outcome.entries.discard();
+    }
+    if (dryRun(mode) && flags.reportFormat !== 'json') {
+      const line = dryRunSummary(counts.changed, counts.files, counts.failed);
+      print(io.stderr, `${line}\n`);
     }
     if (flags.reportFormat === 'json') await printAll(io.stderr, report!.texts());
     if (flags.reportFile !== undefined)
@@ -758,6 +846,16 @@ export async function runTransform(
     report?.discard();
   }
   return interrupted ? EXIT_INTERRUPTED : exit;
+}
+
+/** True when an argument is a folder: it stands for several inputs, however many it holds. */
+async function namesAFolder(args: readonly string[], io: Io): Promise<boolean> {
+  for (const arg of args) {
+    if (arg === '-') continue;
+    const stat = await fs.stat(path.resolve(io.cwd, arg)).catch(() => undefined);
+    if (stat?.isDirectory() === true) return true;
+  }
+  return false;
 }
 
 /** What {@link runFile} needs of the run. */
@@ -792,6 +890,7 @@ function outputFor(
   switch (mode) {
     case 'check':
       return undefined;
+    case 'diff':
     case 'write':
       // Through a symlink to the file it names (openStreamForReplace found it), never over the link.
       return inPlaceOutput(replaceable!);
@@ -830,6 +929,8 @@ function outputFor(
 async function runFile(input: InputRef, run: RunContext): Promise<FileOutcome> {
   const { op, flags, pointer, mode, io } = run;
   const ctx: UnitContext = { input, op, flags, pointer, writing: mode !== 'check' };
+  // --diff writes what --write would, through the same output, into memory.
+  const memory = mode === 'diff' ? new MemoryReplacement() : undefined;
   // --write reads each file under its lock, which is held until the file is replaced or let go.
   let replaceable: StreamedReplaceable | undefined;
   let source: ChunkSource | undefined;
@@ -850,9 +951,12 @@ async function runFile(input: InputRef, run: RunContext): Promise<FileOutcome> {
           },
           close: async () => undefined,
         };
+      } else if (memory !== undefined) {
+        source = memory.capture(await openInputStream(input, io));
+        replaceable = memory;
       } else source = await openInputStream(input, io);
       output = outputFor(input, run, replaceable);
-      outcome = await readAndProcess(source, ctx, output, mode === 'write');
+      outcome = await readAndProcess(source, ctx, output, mode === 'write' || mode === 'diff');
     } catch (e) {
       await output?.discard();
       output = undefined;
@@ -880,7 +984,73 @@ async function runFile(input: InputRef, run: RunContext): Promise<FileOutcome> {
   } finally {
     await replaceable?.release();
   }
+  if (memory !== undefined && !outcome.entries.hasError) {
+    const before = memory.before();
+    const after = memory.after();
+    outcome.patch =
+      after === undefined ? '' : unifiedDiff(input.display, before.toString(), after.toString());
+  }
   return outcome;
+}
+
+/**
+ * `--diff`'s stand-in for the file `--write` replaces: the input's bytes as they are read, and
+ * the replacement built in memory (only `--diff` holds a whole file).
+ */
+class MemoryReplacement implements StreamedReplaceable {
+  readonly target = '';
+  private readonly chunks: Buffer[] = [];
+  private readonly written: Buffer[] = [];
+  private started = false;
+  private replaced = false;
+
+  /** `source`, with every chunk it gives kept. */
+  capture(source: ChunkSource): ChunkSource {
+    return {
+      next: async () => {
+        const chunk = await source.next();
+        if (chunk !== null) this.chunks.push(Buffer.from(chunk));
+        return chunk;
+      },
+      close: () => source.close(),
+    };
+  }
+
+  get begun(): boolean {
+    return this.started;
+  }
+
+  /** Never called: the input is read through {@link capture}. */
+  read(): Promise<number> {
+    return Promise.reject(new TypeError('the input is read through capture()'));
+  }
+
+  write(data: string | Uint8Array): void {
+    this.started = true;
+    // A line's bytes are valid only during the call: copied.
+    this.written.push(Buffer.from(data));
+  }
+
+  copyStart(length: number): void {
+    this.started = true;
+    this.written.push(this.before().subarray(0, length));
+  }
+
+  async replace(): Promise<void> {
+    this.replaced = true;
+  }
+
+  async release(): Promise<void> {}
+
+  /** The input's bytes. */
+  before(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+
+  /** What --write would write, or undefined when it would leave the file alone. */
+  after(): Buffer | undefined {
+    return this.replaced ? Buffer.concat(this.written) : undefined;
+  }
 }
 
 /**

@@ -15,7 +15,10 @@ export function registerConvert(program: Command, ctx: CommandContext): void {
     program
       .command('convert')
       .description('convert a conversation to another stored format')
-      .argument('[files...]', 'the file (or files with --out-dir); "-" for standard input'),
+      .argument(
+        '[files...]',
+        'the file (or files, folders and globs with --out-dir or --write); "-" for standard input',
+      ),
   )
     .addOption(
       new Option('--to <format>', 'the format to write').choices(TO_CHOICES).makeOptionMandatory(),

@@ -21,7 +21,7 @@ export function registerNormalize(program: Command, ctx: CommandContext): void {
     program
       .command('normalize')
       .description('repair tool call/result pairing and print what changed')
-      .argument('[files...]', 'files or globs; "-" for standard input'),
+      .argument('[files...]', 'files, folders or globs; "-" for standard input'),
   )
     .addOption(duplicatesOption())
     .addOption(targetOption())

@@ -25,7 +25,7 @@ export function registerSanitize(program: Command, ctx: CommandContext): void {
       .description(
         'drop system messages and non-http(s) media URLs, repair pairing, report every drop',
       )
-      .argument('[files...]', 'files or globs; "-" for standard input'),
+      .argument('[files...]', 'files, folders or globs; "-" for standard input'),
   )
     .addOption(duplicatesOption())
     .option(

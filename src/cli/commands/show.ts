@@ -17,7 +17,10 @@ export function registerShow(program: Command, ctx: CommandContext): void {
     program
       .command('show')
       .description('a readable timeline of one conversation with pairing and findings')
-      .argument('[file]', 'the file; "-" for standard input'),
+      .argument(
+        '[file]',
+        'the file (a folder or glob that holds just one); "-" for standard input',
+      ),
   )
     .addOption(
       new Option('-f, --format <name>', 'output format: a timeline, or JSON for machines')

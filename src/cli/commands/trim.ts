@@ -21,7 +21,7 @@ export function registerTrim(program: Command, ctx: CommandContext): void {
       .description(
         'keep the newest messages by count or token budget, never splitting a call from its results',
       )
-      .argument('[files...]', 'files or globs; "-" for standard input'),
+      .argument('[files...]', 'files, folders or globs; "-" for standard input'),
   )
     .option('--max-messages <n>', 'keep at most N messages', nonNegativeInt)
     .option(
