@@ -727,10 +727,16 @@ function plural(n: number, word: string): string {
  * The last line of `--check` and `--diff`: how many of the files would change, e.g.
  * `3 of 22 files would change; run with --write`.
  */
-export function dryRunSummary(changed: number, files: number, failed: number): string {
+export function dryRunSummary(
+  changed: number,
+  files: number,
+  failed: number,
+  /** Only standard input would change: --write cannot replace it, so no hint. */
+  onlyStdin = false,
+): string {
   const counts = `${changed} of ${plural(files, 'file')} would change`;
   const failures = failed === 0 ? '' : `, ${failed} failed`;
-  return `${counts}${failures}${changed === 0 ? '' : '; run with --write'}`;
+  return `${counts}${failures}${changed === 0 || onlyStdin ? '' : '; run with --write'}`;
 }
 
 /** A file's human report, a batch of lines at a time (a long file's report is long too). */
@@ -813,7 +819,7 @@ export async function runTransform(
   let exit = EXIT_OK;
   let interrupted = false;
   const stdoutChalk = mode === 'diff' ? chalkFor(flags.color, io.env, io.stdout) : undefined;
-  const counts = { files: 0, changed: 0, failed: 0 };
+  const counts = { files: 0, changed: 0, failed: 0, changedFiles: 0 };
   try {
     for (const input of inputs) {
       if (io.signal?.aborted) {
@@ -825,7 +831,10 @@ export async function runTransform(
       exit = worstExit(exit, outcome.exit);
       counts.files++;
       if (outcome.entries.hasError) counts.failed++;
-      else if (outcome.changed) counts.changed++;
+      else if (outcome.changed) {
+        counts.changed++;
+        if (input.absolute !== undefined) counts.changedFiles++;
+      }
       if (outcome.patch !== undefined && outcome.patch !== '')
         await printAll(io.stdout, [colorDiff(outcome.patch, stdoutChalk!)]);
       if (report !== undefined) for (const e of outcome.entries.all()) report.add(e);
@@ -834,7 +843,12 @@ export async function runTransform(
       outcome.entries.discard();
     }
     if (dryRun(mode) && flags.reportFormat !== 'json') {
-      const line = dryRunSummary(counts.changed, counts.files, counts.failed);
+      const line = dryRunSummary(
+        counts.changed,
+        counts.files,
+        counts.failed,
+        counts.changedFiles === 0,
+      );
       print(io.stderr, `${line}\n`);
     }
     if (flags.reportFormat === 'json') await printAll(io.stderr, report!.texts());
