@@ -751,7 +751,10 @@ describe('deep nesting', () => {
         const r = await runCli([op, how, 'deep.json'], { cwd: dir });
         expectNoStack(r);
         expect(r.code, `${op} ${how}: ${r.stderr}`).toBe(0);
-        expect(r.stderr).toBe('deep.json: unchanged\n');
+        // --check lists only what would change, then its summary line.
+        expect(r.stderr).toBe(
+          how === '--check' ? '0 of 1 file would change\n' : 'deep.json: unchanged\n',
+        );
       }
     }
     expect(readFileSync(path.join(dir, 'deep.json'), 'utf8')).toBe(text);
@@ -905,17 +908,30 @@ describe('a 300 MB string', () => {
 });
 
 describe('paths that are not readable files', () => {
-  it('a directory where a file is expected: one line, exit 2, the other files run', async () => {
+  it('a folder among the files (even one named like a file) is walked, as lint walks it', async () => {
     for (const op of OPERATIONS) {
       const dir = folder({ [GOOD_NAME]: GOOD_TEXT, 'folder.json/inner.json': GOOD_TEXT });
       const r = await runCli([...op.args, '--write', 'folder.json', GOOD_NAME], { cwd: dir });
       expectNoStack(r);
-      expect(r.code, r.stderr).toBe(2);
-      const mine = lines(r.stderr).filter((l) => l.includes('folder.json'));
-      expect(mine).toHaveLength(1);
-      expect(mine[0]).toMatch(/^folder\.json: .*error.*director/);
+      expect(r.code, r.stderr).toBe(0);
+      expect(lines(r.stderr).filter((l) => l.startsWith('folder.json/inner.json: '))).toHaveLength(
+        1,
+      );
       expectGoodWritten(dir, op.args[0]!);
-      expect(readFileSync(path.join(dir, 'folder.json/inner.json'), 'utf8')).toBe(GOOD_TEXT);
+      expect(readFileSync(path.join(dir, 'folder.json/inner.json'), 'utf8')).toBe(
+        readFileSync(path.join(dir, GOOD_NAME), 'utf8'),
+      );
+    }
+  });
+
+  it('a folder with no conversation files: one line, exit 2', async () => {
+    for (const op of OPERATIONS) {
+      const dir = folder({ 'empty/notes.txt': 'hello\n' });
+      const r = await runCli([...op.args, '--check', 'empty'], { cwd: dir });
+      expectNoStack(r);
+      expect(r.code).toBe(2);
+      expect(lines(r.stderr)).toHaveLength(1);
+      expect(r.stderr).toContain('empty');
     }
   });
 
