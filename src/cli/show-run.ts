@@ -113,10 +113,12 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
     expandDirectories: true,
   });
   if (inputs.length === 0) throw new UsageError('show needs a file');
-  if (inputs.length > 1)
+  if (inputs.length > 1) {
+    const names = `${terminalSafe(inputs[0]!.display)}, ${terminalSafe(inputs[1]!.display)}`;
     throw new UsageError(
-      `show takes one file; ${args[0]} holds ${inputs.length} (${inputs[0]!.display}, ${inputs[1]!.display}${inputs.length > 2 ? ', …' : ''})`,
+      `show takes one file; ${terminalSafe(args[0]!)} holds ${inputs.length} (${names}${inputs.length > 2 ? ', …' : ''})`,
     );
+  }
   const input = inputs[0]!;
   const pointer = pointerTokens(flags.pointer ?? loaded.config.pointer);
   const from = flags.from ?? loaded.config.from;
