@@ -73,7 +73,7 @@ export function addTransformOptions(cmd: Command): Command {
     )
     .option(
       '--diff',
-      'write nothing; print a unified diff of what --write would write on standard output; exit 1 if any',
+      'write nothing; print on standard output a unified diff of what --write would write; exit 1 if there is one',
     )
     .addOption(
       new Option('--report-format <format>', 'report on standard error as')
@@ -87,7 +87,7 @@ export function addTransformOptions(cmd: Command): Command {
     )
     .option(
       '--ignore <pattern>',
-      'skip files matching PATTERN when expanding globs (repeatable)',
+      'skip files matching PATTERN when expanding folders and globs (repeatable)',
       collect,
     )
     .option('--no-error-on-unmatched-pattern', 'do not fail when a pattern matches no file');
