@@ -35,10 +35,13 @@ export function hashBytes(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** The read buffer of {@link hashFile}, allocated once (one per file kept the collector busy). */
+let chunk: Buffer | undefined;
+
 /** sha256 of a file's bytes, hex, read in chunks (a big JSONL file is never held whole). */
 export function hashFile(absolute: string): string {
   const hash = createHash('sha256');
-  const buffer = Buffer.allocUnsafe(1 << 20);
+  const buffer = (chunk ??= Buffer.allocUnsafe(256 * 1024));
   const fd = openSync(absolute, 'r');
   try {
     for (;;) {
@@ -52,11 +55,17 @@ export function hashFile(absolute: string): string {
   return hash.digest('hex');
 }
 
+/** {@link optionsHash} by options object. */
+const OPTIONS_HASHES = new WeakMap<LintOptions, string>();
+
 /**
  * A hash of everything that decides a file's findings: each rule's severity (rules sorted), the
  * format read, the pointer, JSON or JSONL, leave-pending and the target.
  */
 export function optionsHash(options: LintOptions): string {
+  // lintFiles hands out one options object per rule set and kind: hash each once.
+  const known = OPTIONS_HASHES.get(options);
+  if (known !== undefined) return known;
   const rules = [...options.rules.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const key = JSON.stringify({
     rules,
@@ -66,7 +75,9 @@ export function optionsHash(options: LintOptions): string {
     leavePending: options.leavePending === true,
     target: options.target ?? null,
   });
-  return createHash('sha256').update(key).digest('hex');
+  const hash = createHash('sha256').update(key).digest('hex');
+  OPTIONS_HASHES.set(options, hash);
+  return hash;
 }
 
 /** True when `entry` was recorded for these bytes, options and version. */
