@@ -197,4 +197,13 @@ describe('lint --cache run twice', () => {
     expect(r.code).toBe(0);
     expect(parseCache(readFileSync(path.join(cwd, 'tmp', 'lint.cache'), 'utf8'))).not.toBeNull();
   });
+
+  it('a cache that cannot be written is a note; the report stands', async () => {
+    const r = await runCli(['lint', '--cache', '--cache-location', '.', 'clean.json'], { cwd });
+    expect(r.code).toBe(0);
+    const lines = r.stderr.split('\n').filter((l) => l !== '');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^histlint: note: cannot read \. \(.*\); linting every file$/);
+    expect(lines[1]).toMatch(/^histlint: note: cannot write \.: .*; the cache is not updated$/);
+  });
 });

@@ -305,9 +305,13 @@ export class CacheRun {
     };
   }
 
-  /** Writes the cache file atomically. */
+  /** Writes the cache file atomically; a failure is a note (the run's results stand). */
   async save(): Promise<void> {
-    await writeOutputFile(this.io, this.display, formatCache(this.entries));
+    try {
+      await writeOutputFile(this.io, this.display, formatCache(this.entries));
+    } catch (e) {
+      print(this.io.stderr, `histlint: note: ${(e as Error).message}; the cache is not updated\n`);
+    }
   }
 }
 
