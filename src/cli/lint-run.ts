@@ -33,9 +33,10 @@ import { openForReplace, RefusedWrite, type Replaceable } from './safe-write.js'
 import { pointerTokens } from './options.js';
 import { parseRuleFlags } from './rule-flags.js';
 import { packageVersion } from './package-info.js';
+import { CacheRun, SuppressionRun, type AdoptFlags } from './lint-adopt.js';
 
 /** The flags of `histlint lint`. */
-export interface LintFlags {
+export interface LintFlags extends AdoptFlags {
   format?: ReporterName;
   outputFile?: string;
   config?: string;
@@ -84,6 +85,9 @@ export async function runLint(
   const pointer = pointerTokens(flags.pointer ?? config.pointer);
 
   const useStdin = patterns.length === 1 && patterns[0] === '-';
+  // --suppress-all, --prune-suppressions, --cache (lint-adopt.ts).
+  const suppressions = SuppressionRun.open(io, flags);
+  const cache = useStdin ? undefined : CacheRun.open(io, flags, packageVersion());
   let inputs: LintInput[];
   if (useStdin) {
     if (flags.fix) throw new UsageError('--fix cannot write standard input');
@@ -110,11 +114,12 @@ export async function runLint(
       // The report never replaces an input (one run's report, linted by the next, is one).
       if (flags.outputFile !== undefined)
         new InputPaths(files).refuseOutput(io, '-o', flags.outputFile);
-      if (flags.shard === undefined) return files;
+      if (flags.shard === undefined) return cache?.select(files, lintOptionsFor(options)) ?? files;
       const shard = parseShard(flags.shard);
       if (shard === null)
         throw new UsageError(`--shard "${flags.shard}": expected i/n with 1 <= i <= n`);
-      return shardOf(files, shard);
+      const sharded = shardOf(files, shard);
+      return cache?.select(sharded, lintOptionsFor(options)) ?? sharded;
     },
   };
   const from = flags.from ?? config.from;
@@ -125,7 +130,8 @@ export async function runLint(
   const progress = useStdin ? undefined : createProgress(io, flags.progress);
   if (progress !== undefined) options.onProgress = progress.update;
 
-  const run = await lintFilesWith(inputs, options, { unnamedText: '<stdin>' });
+  const linted = await lintFilesWith(inputs, options, { unnamedText: '<stdin>' });
+  const run = cache === undefined ? linted : cache.merge(linted);
   progress?.done();
 
   const optionsFor = flags.fix ? lintOptionsFor(options) : undefined;
@@ -149,7 +155,11 @@ export async function runLint(
       const fixed = await applyFix(absolute, result, optionsFor(absolute), io, flags.breakLinks);
       if (fixed.error) exit = EXIT_USAGE;
       result = fixed.result;
+      cache?.record(absolute, result, fixed.written);
+    } else {
+      cache?.record(absolute, result);
     }
+    if (suppressions !== undefined) result = suppressions.filter(result, absolute);
     // Warnings count toward --max-warnings even when --quiet leaves them out (as in ESLint).
     warnings += result.warningCount;
     if (flags.quiet) {
@@ -159,6 +169,8 @@ export async function runLint(
     files.push(result);
   }
 
+  await cache?.save();
+  await suppressions?.finish();
   const results: LintResults = {
     files,
     errorCount: files.reduce((n, f) => n + f.errorCount, 0),
@@ -197,7 +209,7 @@ async function applyFix(
   options: LintOptions,
   io: Io,
   breakLinks: boolean | undefined,
-): Promise<{ result: FileResult; error: boolean }> {
+): Promise<{ result: FileResult; error: boolean; written?: Uint8Array }> {
   const plan = planFixes(options.rules);
   if (isEmptyPlan(plan)) return { result, error: false };
   let file: Replaceable | undefined;
@@ -215,7 +227,7 @@ async function applyFix(
     if (fixed === null) return { result, error: false };
     await file.replace(fixed);
     const written = typeof fixed === 'string' ? Buffer.from(fixed, 'utf8') : fixed;
-    return { result: lintBytes(result.file, written, options), error: false };
+    return { result: lintBytes(result.file, written, options), error: false, written };
   } catch (e) {
     const message =
       e instanceof RefusedWrite

@@ -49,6 +49,18 @@ export function registerLint(program: Command, ctx: CommandContext): void {
     .option('--shard <i/n>', 'lint only shard i of n of the file list (for CI matrices)')
     .option('--progress', 'show progress on standard error even when it is not a terminal')
     .option('--no-progress', 'never show progress')
+    .option(
+      '--suppress-all',
+      'record every error in histlint-suppressions.json; later runs report only new ones',
+    )
+    .option('--suppress-rule <id>', "record only this rule's errors (repeatable)", collect)
+    .option('--prune-suppressions', 'drop suppressions that no longer occur')
+    .option(
+      '--suppressions-location <file>',
+      'the suppressions file (default: histlint-suppressions.json)',
+    )
+    .option('--cache', 'skip files unchanged since they were linted clean')
+    .option('--cache-location <file>', 'the cache file (default: .histlintcache)')
     .action(async (patterns: string[], opts: LintFlags) => {
       const { runLint } = await import('../lint-run.js');
       ctx.setExit(await runLint(patterns, opts, ctx.io));
