@@ -10,6 +10,7 @@ import { promises as fsp, existsSync, readFileSync, symlinkSync } from 'node:fs'
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { ROOT, runCli, spawnCli, type CliResult, type RunOptions } from './helpers/cli.js';
+import { DOCS_BASE } from '../src/rules/index.js';
 import {
   CLEAN,
   DANGLING,
@@ -272,6 +273,8 @@ describe('output', () => {
               pointer: '/messages/1/parts/0',
               line: pos.line,
               column: pos.column,
+              docsUrl: `${DOCS_BASE}dangling-tool-call.md`,
+              fixable: true,
             },
           ],
         },
@@ -287,6 +290,8 @@ describe('output', () => {
               messageIndex: 0,
               pointer: '/messages/0/parts',
               ...positionOf(EMPTY_PARTS, '[]'),
+              docsUrl: `${DOCS_BASE}empty-message.md`,
+              fixable: false,
             },
           ],
         },
@@ -928,14 +933,16 @@ describe('lint audit fixes', () => {
     ]);
   });
 
-  it('--fix on a read-only format (a Claude Code session) says so in one line, exit 2', async () => {
+  it('--fix on a read-only format (a Claude Code session) notes it in one line, not fixable, exit 1', async () => {
     const text = DANGLING_SESSION;
     const cwd = makeTree({ 's.jsonl': text });
     const r = await histlint(['lint', 's.jsonl', '--fix'], { cwd });
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      'histlint: s.jsonl: cannot write the fix: the claude-code format is read only; use "histlint convert --to histlint" first\n',
+      's.jsonl: note: not fixed: claude-code files are read only (see histlint convert)\n',
     );
+    expect(r.stdout).toContain('dangling-tool-call');
+    expect(r.stdout).not.toContain('potentially fixable');
     expect(readFileSync(path.join(cwd, 's.jsonl'), 'utf8')).toBe(text);
   });
 
