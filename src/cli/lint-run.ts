@@ -168,6 +168,7 @@ export async function runLint(
     if (optionsFor !== undefined && absolute !== undefined && result.findings.length > 0) {
       const fixed = await applyFix(absolute, result, optionsFor(absolute), io, {
         write: writing,
+        diff: flags.diff === true,
         breakLinks: flags.breakLinks,
       });
       if (fixed.error) exit = EXIT_USAGE;
@@ -268,7 +269,7 @@ async function applyFix(
   result: FileResult,
   options: LintOptions,
   io: Io,
-  how: { write: boolean; breakLinks: boolean | undefined },
+  how: { write: boolean; diff: boolean; breakLinks: boolean | undefined },
 ): Promise<FixOutcome> {
   const plan = planFixes(options.rules);
   if (isEmptyPlan(plan)) return { result, error: false };
@@ -294,12 +295,15 @@ async function applyFix(
     if (fixed === null) return { result, error: false, patch: '' };
     if (file !== undefined) await file.replace(fixed);
     const after = typeof fixed === 'string' ? Buffer.from(fixed, 'utf8') : fixed;
+    const fresh = lintBytes(result.file, after, options);
+    // Only --diff pays for the diff (a big file's is costly).
+    if (!how.diff) return { result: fresh, error: false };
     const patch = unifiedDiff(
       result.file,
       Buffer.from(bytes).toString('utf8'),
       Buffer.from(after).toString('utf8'),
     );
-    return { result: lintBytes(result.file, after, options), error: false, patch };
+    return { result: fresh, error: false, patch };
   } catch (e) {
     const message =
       e instanceof RefusedWrite
