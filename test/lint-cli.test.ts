@@ -8,8 +8,10 @@
 import { spawnSync } from 'node:child_process';
 import { promises as fsp, existsSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
+import { applyPatch, parsePatch } from 'diff';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { ROOT, runCli, spawnCli, type CliResult, type RunOptions } from './helpers/cli.js';
+import { DOCS_BASE } from '../src/rules/index.js';
 import {
   CLEAN,
   DANGLING,
@@ -272,6 +274,8 @@ describe('output', () => {
               pointer: '/messages/1/parts/0',
               line: pos.line,
               column: pos.column,
+              docsUrl: `${DOCS_BASE}dangling-tool-call.md`,
+              fixable: true,
             },
           ],
         },
@@ -287,6 +291,8 @@ describe('output', () => {
               messageIndex: 0,
               pointer: '/messages/0/parts',
               ...positionOf(EMPTY_PARTS, '[]'),
+              docsUrl: `${DOCS_BASE}empty-message.md`,
+              fixable: false,
             },
           ],
         },
@@ -928,14 +934,16 @@ describe('lint audit fixes', () => {
     ]);
   });
 
-  it('--fix on a read-only format (a Claude Code session) says so in one line, exit 2', async () => {
+  it('--fix on a read-only format (a Claude Code session) notes it in one line, not fixable, exit 1', async () => {
     const text = DANGLING_SESSION;
     const cwd = makeTree({ 's.jsonl': text });
     const r = await histlint(['lint', 's.jsonl', '--fix'], { cwd });
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      'histlint: s.jsonl: cannot write the fix: the claude-code format is read only; use "histlint convert --to histlint" first\n',
+      's.jsonl: note: not fixed: claude-code files are read only (see histlint convert)\n',
     );
+    expect(r.stdout).toContain('dangling-tool-call');
+    expect(r.stdout).not.toContain('potentially fixable');
     expect(readFileSync(path.join(cwd, 's.jsonl'), 'utf8')).toBe(text);
   });
 
@@ -944,5 +952,67 @@ describe('lint audit fixes', () => {
     const r = await histlint(['lint', 'a.json'], { cwd });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^histlint: .*config\.pointer: must be a JSON pointer/);
+  });
+});
+
+describe('lint --fix-dry-run and --diff', () => {
+  const compact = (text: string): string => JSON.stringify(JSON.parse(text) as unknown);
+  const inputs: Record<string, string> = {
+    'a.json': DANGLING,
+    'crlf.json': DANGLING.replace(/\n/g, '\r\n'),
+    'lines.jsonl': `${compact(DANGLING)}\n${compact(CLEAN)}\n${compact(DANGLING)}`,
+    'mixed.json': ERROR_AND_WARNING,
+  };
+
+  it('the patch of --diff, applied, gives exactly the bytes --fix writes', async () => {
+    const names = Object.keys(inputs);
+    const dry = makeTree(inputs);
+    const diff = await histlint(['lint', ...names, '--diff'], { cwd: dry });
+    expect(diff.code).toBe(1);
+    for (const name of names) expect(readFileSync(path.join(dry, name), 'utf8')).toBe(inputs[name]);
+    const fixed = makeTree(inputs);
+    await histlint(['lint', ...names, '--fix'], { cwd: fixed });
+    const patches = parsePatch(diff.stdout);
+    for (const name of names) {
+      const patch = patches.find((p) => p.oldFileName === `a/${name}`);
+      const written = readFileSync(path.join(fixed, name), 'utf8');
+      if (written === inputs[name]) {
+        expect(patch, name).toBeUndefined();
+        continue;
+      }
+      expect(patch, name).toBeDefined();
+      expect(applyPatch(inputs[name]!, patch!), name).toBe(written);
+    }
+  });
+
+  it('--fix-dry-run reports what --fix reports, and writes nothing', async () => {
+    const names = Object.keys(inputs);
+    const dry = makeTree(inputs);
+    const fixed = makeTree(inputs);
+    const a = await histlint(['lint', ...names, '--fix-dry-run', '-f', 'json'], { cwd: dry });
+    const b = await histlint(['lint', ...names, '--fix', '-f', 'json'], { cwd: fixed });
+    expect(a.code).toBe(b.code);
+    expect(a.stdout).toBe(b.stdout);
+    for (const name of names) expect(readFileSync(path.join(dry, name), 'utf8')).toBe(inputs[name]);
+  });
+
+  it('--diff colors the patch only when color is on', async () => {
+    const cwd = makeTree({ 'a.json': DANGLING });
+    const plain = await histlint(['lint', 'a.json', '--diff', '--no-color'], { cwd });
+    expect(plain.stdout).not.toMatch(ANSI);
+    const colored = await histlint(['lint', 'a.json', '--diff', '--color'], { cwd });
+    expect(colored.stdout).toMatch(ANSI);
+    expect(colored.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toBe(plain.stdout);
+  });
+
+  it('standard input and -o are usage errors for them', async () => {
+    const cwd = makeTree({ 'a.json': DANGLING });
+    const stdin = await histlint(['lint', '-', '--fix-dry-run'], { cwd, stdin: DANGLING });
+    expect(stdin.code).toBe(2);
+    expect(stdin.stderr).toContain('--fix-dry-run cannot fix standard input');
+    const out = await histlint(['lint', 'a.json', '--diff', '-o', 'r.txt'], { cwd });
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain('--diff prints a patch on standard output');
+    expect(existsSync(path.join(cwd, 'r.txt'))).toBe(false);
   });
 });

@@ -17,6 +17,7 @@ import {
   type LintProgress,
 } from '../src/lint/files.js';
 import { ROOT } from './helpers/cli.js';
+import { DANGLING_SESSION } from './helpers/lint-fixtures.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'histlint-lint-files-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -345,5 +346,21 @@ describe('lintFiles: rules', () => {
     await expect(lintFiles(['f000.jsonl'], { cwd: dir, pointer: 'a/b' })).rejects.toThrow(
       'pointer: invalid JSON pointer',
     );
+  });
+});
+
+describe('lintFiles: read-only formats', () => {
+  it('marks a file read in a read-only format (readOnly), in this thread and in workers', async () => {
+    const dir = path.join(work, 'read-only');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'a.json'), conversation(3));
+    writeFileSync(path.join(dir, 'session.jsonl'), DANGLING_SESSION);
+    for (const jobs of hasWorker ? [1, 2] : [1]) {
+      const run = await lintFilesWith(['.'], { cwd: dir, jobs }, { poolMinWork: 0 });
+      const byName = new Map(run.files.map((f) => [f.file, f]));
+      expect(byName.get('a.json')!.readOnly, `jobs ${jobs}`).toBeUndefined();
+      expect(byName.get('session.jsonl')!.readOnly, `jobs ${jobs}`).toBe('claude-code');
+      expect(byName.get('session.jsonl')!.findings.length).toBeGreaterThan(0);
+    }
   });
 });

@@ -16,6 +16,7 @@ import type { FileResult, Finding } from '../src/lint/engine.js';
 import { REPORTERS } from '../src/reporters/index.js';
 import type { LintResults, ReporterContext } from '../src/reporters/types.js';
 import type { RuleMeta } from '../src/rules/rule.js';
+import { ruleById } from '../src/rules/index.js';
 import { ROOT } from './helpers/cli.js';
 import { childElements, parseXml } from './helpers/xml.js';
 
@@ -231,7 +232,16 @@ describe('what the snapshots hold, read back', () => {
       files: { file: string; findings: Finding[]; error?: { message: string } }[];
     };
     expect(json.files.map((f) => f.file)).toEqual(input.files.map((f) => f.file));
-    expect(json.files.map((f) => f.findings)).toEqual(input.files.map((f) => f.findings));
+    // Each finding as given, plus its rule's page and whether --fix would fix it.
+    expect(json.files.map((f) => f.findings)).toEqual(
+      input.files.map((f) =>
+        f.findings.map((x) => ({
+          ...x,
+          docsUrl: `https://example.test/docs/rules/${x.ruleId}.md`,
+          fixable: Boolean(ruleById(x.ruleId)?.meta.fixable),
+        })),
+      ),
+    );
     expect(json.files[3]!.error).toEqual({ message: 'no such file' });
     const sarif = JSON.parse(SNAPSHOTS['expected.sarif.json']!()) as {
       runs: { results: { message: { text: string } }[] }[];

@@ -219,6 +219,8 @@ describe('json reporter', () => {
               pointer: '/messages/1/parts',
               line: 7,
               column: 16,
+              docsUrl: ruleDocsUrl('empty-message'),
+              fixable: false,
             },
             {
               ruleId: 'dangling-tool-call',
@@ -229,6 +231,8 @@ describe('json reporter', () => {
               pointer: '/messages/3/parts/0',
               line: 40,
               column: 9,
+              docsUrl: ruleDocsUrl('dangling-tool-call'),
+              fixable: true,
             },
           ],
         },
@@ -242,6 +246,8 @@ describe('json reporter', () => {
               pointer: '',
               line: 12,
               column: 3,
+              docsUrl: ruleDocsUrl('parse-error'),
+              fixable: false,
             },
           ],
         },
@@ -251,6 +257,23 @@ describe('json reporter', () => {
       warningCount: 1,
     });
     expect(Object.keys(parsed)).toEqual(['files', 'errorCount', 'warningCount']);
+  });
+
+  it('a finding of a fixable rule in a read-only file is not fixable (json and the stylish count)', () => {
+    const results = {
+      files: [{ file: 's.jsonl', findings: [DANGLING], errorCount: 1, warningCount: 0 }],
+      errorCount: 1,
+      warningCount: 0,
+    };
+    const writable = JSON.parse(jsonReporter(results, context())) as {
+      files: { findings: { fixable: boolean }[] }[];
+    };
+    expect(writable.files[0]!.findings[0]!.fixable).toBe(true);
+    expect(stylishReporter(results, context())).toContain('1 problem potentially fixable');
+    const readOnly = { ...results, files: [{ ...results.files[0]!, readOnly: 'claude-code' }] };
+    const parsed = JSON.parse(jsonReporter(readOnly, context())) as typeof writable;
+    expect(parsed.files[0]!.findings[0]!.fixable).toBe(false);
+    expect(stylishReporter(readOnly, context())).not.toContain('fixable');
   });
 
   it('leaves out messageIndex and partIndex where they do not apply', () => {

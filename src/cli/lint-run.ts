@@ -21,11 +21,14 @@ import {
 } from '../lint/files.js';
 import { parseShard, shardOf } from '../lint/shard.js';
 import { fixBytes, isEmptyPlan, planFixes } from '../lint/fix.js';
+import { readFile } from 'node:fs/promises';
+import { Chalk } from 'chalk';
 import { kindFromName } from '../formats/kit/document.js';
-import { describeFsError } from '../model/errors.js';
+import { describeFsError, ReadOnlyFormatError } from '../model/errors.js';
 import { REPORTERS } from '../reporters/index.js';
+import { colorDiff, unifiedDiff } from './diff.js';
 import type { LintResults } from '../reporters/types.js';
-import { RULES, ruleDocsUrl } from '../rules/index.js';
+import { RULES, ruleById, ruleDocsUrl } from '../rules/index.js';
 import { colorLevel } from './color.js';
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
 import { InputPaths, print, readStdin, writeOutputFile, type Io } from './io.js';
@@ -44,6 +47,10 @@ export interface LintFlags extends AdoptFlags {
   maxWarnings?: number;
   quiet?: boolean;
   fix?: boolean;
+  /** `--fix-dry-run`: compute the fixes, report as if fixed, write nothing. */
+  fixDryRun?: boolean;
+  /** `--diff`: print a unified diff of what `--fix` would write, write nothing, no report. */
+  diff?: boolean;
   /** `--break-links`: `--fix` replaces a file that has other hard links. */
   breakLinks?: boolean;
   leavePending?: boolean;
@@ -84,13 +91,25 @@ export async function runLint(
   const rules = parseRuleFlags(flags.rule ?? []);
   const pointer = pointerTokens(flags.pointer ?? config.pointer);
 
+  // --fix-dry-run and --diff compute the fixes and write nothing.
+  if (flags.fixDryRun && flags.fix)
+    throw new UsageError('--fix-dry-run writes nothing: it cannot be combined with --fix');
+  if (flags.diff && flags.outputFile !== undefined)
+    throw new UsageError('--diff prints a patch on standard output: it cannot be combined with -o');
+  if (flags.diff && flags.format !== undefined && flags.format !== 'stylish')
+    throw new UsageError(
+      `--diff prints a patch, not a report: it cannot be combined with --format ${flags.format}`,
+    );
+  const fixing = flags.fix === true || flags.fixDryRun === true || flags.diff === true;
+  const writing = flags.fix === true && flags.diff !== true;
+
   const useStdin = patterns.length === 1 && patterns[0] === '-';
   // --suppress-all, --prune-suppressions, --cache (lint-adopt.ts).
   const suppressions = SuppressionRun.open(io, flags);
   const cache = useStdin ? undefined : CacheRun.open(io, flags, packageVersion());
   let inputs: LintInput[];
   if (useStdin) {
-    if (flags.fix) throw new UsageError('--fix cannot write standard input');
+    if (fixing) throw new UsageError(`${fixOption(flags)} cannot fix standard input`);
     const text = await readStdin(io);
     inputs = [flags.stdinFilename === undefined ? { text } : { path: flags.stdinFilename, text }];
   } else if (patterns.length > 0 || (config.files !== undefined && config.files.length > 0)) {
@@ -134,14 +153,15 @@ export async function runLint(
   const run = cache === undefined ? linted : cache.merge(linted);
   progress?.done();
 
-  const optionsFor = flags.fix ? lintOptionsFor(options) : undefined;
+  const optionsFor = fixing ? lintOptionsFor(options) : undefined;
+  const patches: string[] = [];
   const files: FileResult[] = [];
   let warnings = 0;
   let exit = EXIT_OK;
   let interrupted = run.interrupted;
   for (const [k, linted] of run.files.entries()) {
     // --fix writes files: a signal stops it between them, as it stops normalize --write.
-    if (flags.fix && io.signal?.aborted === true) {
+    if (writing && io.signal?.aborted === true) {
       interrupted = true;
       break;
     }
@@ -152,10 +172,16 @@ export async function runLint(
       exit = EXIT_USAGE;
     }
     if (optionsFor !== undefined && absolute !== undefined && result.findings.length > 0) {
-      const fixed = await applyFix(absolute, result, optionsFor(absolute), io, flags.breakLinks);
+      const fixed = await applyFix(absolute, result, optionsFor(absolute), io, {
+        write: writing,
+        diff: flags.diff === true,
+        breakLinks: flags.breakLinks,
+      });
       if (fixed.error) exit = EXIT_USAGE;
       result = fixed.result;
-      cache?.record(absolute, result, fixed.written);
+      if (flags.diff && fixed.patch !== undefined && fixed.patch !== '') patches.push(fixed.patch);
+      // A dry run's result is of bytes not on disk: recorded only when the fix changed nothing.
+      if (writing || !fixed.changed) cache?.record(absolute, result, fixed.written);
     } else {
       cache?.record(absolute, result);
     }
@@ -178,6 +204,12 @@ export async function runLint(
   };
   const outStream =
     flags.outputFile === undefined ? io.stdout : { isTTY: false, write: () => true };
+  if (flags.diff)
+    return diffExit(patches, results, colorLevel(flags.color, io.env, outStream), io, {
+      exit,
+      interrupted,
+      tooManyWarnings: flags.maxWarnings !== undefined && warnings > flags.maxWarnings,
+    });
   const text = REPORTERS[format](results, {
     color: colorLevel(flags.color, io.env, outStream) > 0,
     rules: RULES.map((r) => r.meta),
@@ -202,43 +234,121 @@ export async function runLint(
   return exit;
 }
 
-/** `--fix` for one file: the enabled rules' fixes, written atomically, then a fresh lint of the new text. */
+/** The option that asked for the fixes, for messages. */
+function fixOption(flags: LintFlags): string {
+  return flags.diff ? '--diff' : flags.fixDryRun ? '--fix-dry-run' : '--fix';
+}
+
+/**
+ * `--diff`'s ending: the patches (and nothing else) on standard output, one summary line on
+ * standard error; exit 1 when there is a patch, else lint's exit from what would remain.
+ */
+function diffExit(
+  patches: readonly string[],
+  results: LintResults,
+  color: number,
+  io: Io,
+  state: { exit: number; interrupted: boolean; tooManyWarnings: boolean },
+): number {
+  const chalk = new Chalk({ level: color > 0 ? 1 : 0 });
+  for (const patch of patches) print(io.stdout, colorDiff(patch, chalk));
+  const remaining = results.errorCount + results.warningCount;
+  const files =
+    patches.length === 1 ? '1 file' : `${patches.length === 0 ? 'no' : patches.length} files`;
+  const left = remaining === 1 ? '1 problem' : `${remaining} problems`;
+  print(io.stderr, `${files} would be fixed; ${left} would remain\n`);
+  if (state.interrupted) return EXIT_INTERRUPTED;
+  let exit = state.exit;
+  if (patches.length > 0 || results.errorCount > 0 || state.tooManyWarnings)
+    exit = Math.max(exit, EXIT_FINDINGS);
+  return exit;
+}
+
+/** What the fixes of one file came to: its findings after them, and the patch when asked. */
+interface FixOutcome {
+  result: FileResult;
+  error: boolean;
+  /** The unified diff from the file's bytes to the fixed bytes ('' when nothing changed). */
+  patch?: string;
+  /** The fixes changed the file's bytes (written, or, in a dry run, would have). */
+  changed?: boolean;
+  /** The bytes written, when they were. */
+  written?: Uint8Array;
+}
+
+/**
+ * `--fix` for one file: the enabled rules' fixes, written atomically, then a fresh lint of the new
+ * text. Without `write` (`--fix-dry-run`, `--diff`) the same bytes are computed, not written, and
+ * the patch says what `--fix` would write. A read-only format is not fixed: one note says so.
+ */
 async function applyFix(
   absolute: string,
   result: FileResult,
   options: LintOptions,
   io: Io,
-  breakLinks: boolean | undefined,
-): Promise<{ result: FileResult; error: boolean; written?: Uint8Array }> {
+  how: { write: boolean; diff: boolean; breakLinks: boolean | undefined },
+): Promise<FixOutcome> {
   const plan = planFixes(options.rules);
   if (isEmptyPlan(plan)) return { result, error: false };
+  if (result.readOnly !== undefined) return notFixed(result, result.readOnly, io);
   let file: Replaceable | undefined;
   try {
     // Read again under the lock, which is held until the fix is written or let go.
-    file = await openForReplace(absolute, { breakLinks });
-    const bytes = file.bytes;
+    if (how.write) file = await openForReplace(absolute, { breakLinks: how.breakLinks });
+    const bytes = file === undefined ? await readFile(absolute) : file.bytes;
     const kind = options.kind ?? kindFromName(absolute);
-    const fixed = fixBytes(bytes, kind, plan, {
-      pointer: options.pointer ?? [],
-      leavePending: options.leavePending === true,
-      ...(options.target === undefined ? {} : { target: options.target }),
-      ...(options.from === undefined ? {} : { from: options.from }),
-    });
-    if (fixed === null) return { result, error: false };
-    await file.replace(fixed);
-    const written = typeof fixed === 'string' ? Buffer.from(fixed, 'utf8') : fixed;
-    return { result: lintBytes(result.file, written, options), error: false, written };
+    let fixed;
+    try {
+      fixed = fixBytes(bytes, kind, plan, {
+        pointer: options.pointer ?? [],
+        leavePending: options.leavePending === true,
+        ...(options.target === undefined ? {} : { target: options.target }),
+        ...(options.from === undefined ? {} : { from: options.from }),
+      });
+    } catch (e) {
+      if (e instanceof ReadOnlyFormatError) return notFixed(result, e.format, io);
+      throw e;
+    }
+    if (fixed === null) return { result, error: false, patch: '' };
+    if (file !== undefined) await file.replace(fixed);
+    const after = typeof fixed === 'string' ? Buffer.from(fixed, 'utf8') : fixed;
+    const fresh = lintBytes(result.file, after, options);
+    const done = {
+      result: fresh,
+      error: false,
+      changed: true,
+      ...(file === undefined ? {} : { written: after }),
+    };
+    // Only --diff pays for the diff (a big file's is costly).
+    if (!how.diff) return done;
+    const patch = unifiedDiff(
+      result.file,
+      Buffer.from(bytes).toString('utf8'),
+      Buffer.from(after).toString('utf8'),
+    );
+    return { ...done, patch };
   } catch (e) {
     const message =
       e instanceof RefusedWrite
         ? `fix not written: ${e.message}`
-        : `cannot write the fix: ${describeFsError(e)}`;
+        : `${how.write ? 'cannot write the fix' : 'cannot compute the fix'}: ${describeFsError(e)}`;
     print(io.stderr, `histlint: ${result.file}: ${message}\n`);
     // The report says so too (its findings are the file's as it still is).
     return { result: { ...result, error: { message } }, error: true };
   } finally {
     await file?.release();
   }
+}
+
+/** A file in a read-only format: linted, not fixed, and one note line when it had something to fix. */
+function notFixed(result: FileResult, format: string, io: Io): FixOutcome {
+  if (result.findings.some((f) => Boolean(ruleById(f.ruleId)?.meta.fixable)))
+    print(
+      io.stderr,
+      `${result.file}: note: not fixed: ${format} files are read only (see histlint convert)\n`,
+    );
+  // Its findings are not fixable: the reporters count them so.
+  return { result: { ...result, readOnly: format }, error: false };
 }
 
 /** Progress on standard error: on a terminal, or with --progress; never on standard output. */

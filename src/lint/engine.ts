@@ -70,6 +70,11 @@ export interface FileResult {
    * the order first met; empty when no conversation could be read.
    */
   targets?: (string | null)[];
+  /**
+   * The read-only format (claude-code) some of its conversations were read in: `--fix` cannot
+   * write the file, so none of its findings is fixable. Absent when every format is writable.
+   */
+  readOnly?: string;
 }
 
 /** The rules that run, with their severity. */
@@ -94,6 +99,9 @@ export interface LintOptions {
 
 /** Where a lint collects the targets it used (see {@link FileResult.targets}). */
 export type TargetSink = (string | null)[];
+
+/** The read-only format the file being linted was met in (lints are synchronous: one at a time). */
+let readOnlyMet: string | undefined;
 
 function noteTarget(sink: TargetSink | undefined, target: string | null): void {
   if (sink !== undefined && !sink.includes(target)) sink.push(target);
@@ -332,6 +340,7 @@ function lintAt(
   let provider: string | null;
   try {
     const format = detectFormat(target, from);
+    if (format.readOnly) readOnlyMet ??= format.name;
     provider = targetFor(options.target, format);
     subject = buildSubject(target, format, rootPointer, options.leavePending === true, provider);
   } catch (e) {
@@ -532,6 +541,14 @@ function lintJsonlBytes(
 
 /** Lints a file's bytes: strict UTF-8, then JSON or JSONL (each line its own conversation). */
 export function lintBytes(file: string, bytes: Uint8Array, options: LintOptions): FileResult {
+  readOnlyMet = undefined;
+  const result = lintFileBytes(file, bytes, options);
+  if (readOnlyMet !== undefined) result.readOnly = readOnlyMet;
+  readOnlyMet = undefined;
+  return result;
+}
+
+function lintFileBytes(file: string, bytes: Uint8Array, options: LintOptions): FileResult {
   let findings: Finding[];
   const kind = options.kind ?? kindFromName(file) ?? 'json';
   const targets: TargetSink = [];

@@ -387,10 +387,13 @@ export async function splitAtLines(
 /** Joins the results of one file's ranges: line numbers continue from range to range. */
 export function mergeRanges(parts: TaskResult[]): FileResult {
   if (parts.length === 1 && parts[0]!.longLines === undefined) {
-    const { file, findings, errorCount, warningCount, error, targets = [] } = parts[0]!;
-    return error === undefined
-      ? { file, findings, errorCount, warningCount, targets }
-      : { file, findings, errorCount, warningCount, targets, error };
+    const { file, findings, errorCount, warningCount, error, targets = [], readOnly } = parts[0]!;
+    const one: FileResult =
+      error === undefined
+        ? { file, findings, errorCount, warningCount, targets }
+        : { file, findings, errorCount, warningCount, targets, error };
+    if (readOnly !== undefined) one.readOnly = readOnly;
+    return one;
   }
   const findings: Finding[] = [];
   const targets: TargetSink = [];
@@ -412,5 +415,7 @@ export function mergeRanges(parts: TaskResult[]): FileResult {
     targets,
   };
   if (error !== undefined) merged.error = error;
+  const readOnly = parts.find((p) => p.readOnly !== undefined)?.readOnly;
+  if (readOnly !== undefined) merged.readOnly = readOnly;
   return merged;
 }

@@ -20,9 +20,13 @@ export class SourceError extends Error {
 
 /** A conversation in a read-only format (Claude Code) that an operation would have to write. */
 export class ReadOnlyFormatError extends SourceError {
+  /** The read-only format's name. */
+  readonly format: string;
+
   constructor(format: string) {
     super(`the ${format} format is read only; use "histlint convert --to histlint" first`);
     this.name = 'ReadOnlyFormatError';
+    this.format = format;
   }
 }
 

@@ -3,7 +3,7 @@
  * summary line (ESLint's layout, which CI logs and editors recognize).
  */
 import { Chalk } from 'chalk';
-import { ruleById } from '../rules/index.js';
+import { isFixable } from './json.js';
 import { terminalSafe } from './terminal.js';
 import type { Reporter } from './types.js';
 
@@ -35,7 +35,7 @@ export const stylishReporter: Reporter = (results, ctx) => {
       }
     }
     const rows = file.findings.map((f) => {
-      if (ruleById(f.ruleId)?.meta.fixable) fixable++;
+      if (isFixable(f, file)) fixable++;
       return [
         `${f.line}:${f.column}`,
         f.severity === 'error' ? 'error' : 'warning',

@@ -36,6 +36,8 @@ export function registerLint(program: Command, ctx: CommandContext): void {
     .option('--max-warnings <n>', 'exit 1 when there are more than N warnings', nonNegativeInt)
     .option('--quiet', 'report errors only')
     .option('--fix', 'apply the fixes of the enabled fixable rules, in place, then lint again')
+    .option('--fix-dry-run', 'compute the fixes and report as if fixed, writing nothing')
+    .option('--diff', 'print a unified diff of what --fix would write, writing nothing')
     .addOption(breakLinksOption())
     .option('--leave-pending', 'do not report the unanswered calls of a trailing assistant message')
     .option('--ignore <pattern>', 'skip files matching PATTERN (repeatable)', collect)
