@@ -934,7 +934,7 @@ describe('lint audit fixes', () => {
     const r = await histlint(['lint', 's.jsonl', '--fix'], { cwd });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      'histlint: s.jsonl: cannot write the fix: the claude-code format is read only; use "histlint convert --to histlint" first\n',
+      's.jsonl: error: cannot write the fix: the claude-code format is read only; use "histlint convert --to histlint" first\n',
     );
     expect(readFileSync(path.join(cwd, 's.jsonl'), 'utf8')).toBe(text);
   });
@@ -943,6 +943,6 @@ describe('lint audit fixes', () => {
     const cwd = makeTree({ 'histlint.config.json': '{"pointer": "x"}', 'a.json': CLEAN });
     const r = await histlint(['lint', 'a.json'], { cwd });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^histlint: .*config\.pointer: must be a JSON pointer/);
+    expect(r.stderr).toMatch(/^histlint: error: .*config\.pointer: must be a JSON pointer/);
   });
 });
