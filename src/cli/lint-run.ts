@@ -21,7 +21,7 @@ import {
 } from '../lint/files.js';
 import { parseShard, shardOf } from '../lint/shard.js';
 import { fixBytes, isEmptyPlan, planFixes } from '../lint/fix.js';
-import { kindFromName } from '../formats/kit/document.js';
+import { inputKind, kindFromName } from '../formats/kit/document.js';
 import { describeFsError } from '../model/errors.js';
 import { REPORTERS } from '../reporters/index.js';
 import type { LintResults } from '../reporters/types.js';
@@ -88,7 +88,13 @@ export async function runLint(
   if (useStdin) {
     if (flags.fix) throw new UsageError('--fix cannot write standard input');
     const text = await readStdin(io);
-    inputs = [flags.stdinFilename === undefined ? { text } : { path: flags.stdinFilename, text }];
+    // JSON or JSONL as normalize and show decide it: the name's extension, else the bytes.
+    const kind = inputKind(text, flags.stdinFilename);
+    inputs = [
+      flags.stdinFilename === undefined
+        ? { text, kind }
+        : { path: flags.stdinFilename, text, kind },
+    ];
   } else if (patterns.length > 0 || (config.files !== undefined && config.files.length > 0)) {
     if (patterns.includes('-')) throw new UsageError('"-" cannot be combined with other patterns');
     inputs = [...patterns];
@@ -142,7 +148,7 @@ export async function runLint(
     let result = linted;
     const absolute = run.paths[k];
     if (result.error !== undefined) {
-      print(io.stderr, `histlint: ${result.file}: ${result.error.message}\n`);
+      print(io.stderr, `${result.file}: error: ${result.error.message}\n`);
       exit = EXIT_USAGE;
     }
     if (optionsFor !== undefined && absolute !== undefined && result.findings.length > 0) {
@@ -221,7 +227,7 @@ async function applyFix(
       e instanceof RefusedWrite
         ? `fix not written: ${e.message}`
         : `cannot write the fix: ${describeFsError(e)}`;
-    print(io.stderr, `histlint: ${result.file}: ${message}\n`);
+    print(io.stderr, `${result.file}: error: ${message}\n`);
     // The report says so too (its findings are the file's as it still is).
     return { result: { ...result, error: { message } }, error: true };
   } finally {
