@@ -81,6 +81,10 @@ describe('nestedConversation', () => {
   it('looks no deeper than two levels, and only for the --from format when one is named', () => {
     expect(nestedConversation({ a: { b: { c: anthropic } } } as JsonValue)).toBeUndefined();
     expect(nestedConversation({ request: anthropic } as JsonValue, 'gemini')).toBeUndefined();
+    // A broken v1 envelope's own list is not pointed at as a bare Chat history.
+    const broken = { version: 1, messages: [{ role: 'user', content: 'hi' }] } as JsonValue;
+    expect(nestedConversation(broken)).toBeUndefined();
+    expect(nestedConversation({ request: broken } as JsonValue)).toBeUndefined();
     expect(
       notConversationDetail({ request: anthropic } as JsonValue, '', 'gemini', 'not gemini: x'),
     ).toBe('not gemini: x');

@@ -28,6 +28,9 @@ const NO_MESSAGES = 'no "messages" array';
 const NO_HISTORY =
   'no "messages" array (histlint, anthropic, openai-chat, bedrock, ai-sdk), "contents" (gemini) or "input" (openai-responses)';
 
+/** The keys under which formats keep a history's list of messages, contents or items. */
+const HISTORY_KEYS: ReadonlySet<string> = new Set(['messages', 'contents', 'input']);
+
 /** How deep {@link nestedConversation} looks, and how many members of each value it tries. */
 const NESTED_DEPTH = 2;
 const NESTED_WIDTH = 64;
@@ -42,6 +45,7 @@ export function nestedConversation(
   from = 'auto',
 ): { format: ConversationFormat; tokens: string[] } | undefined {
   const named = from === 'auto' ? undefined : formatByName(from);
+  if (from !== 'auto' && named === undefined) return undefined;
   const formats = (named === undefined ? FORMATS : [named]).filter((f) => f.document === 'value');
   let level: { value: JsonValue; tokens: string[] }[] = [{ value, tokens: [] }];
   for (let depth = 1; depth <= NESTED_DEPTH; depth++) {
@@ -53,6 +57,9 @@ export function nestedConversation(
         : Object.entries(v).slice(0, NESTED_WIDTH);
       for (const [key, child] of entries) {
         if (typeof child !== 'object' || child === null) continue;
+        // A history list is its value's own: what is wrong with it is the value's problem, so
+        // a bare list inside (`/messages`) is no conversation of its own to point at.
+        if (!Array.isArray(v) && HISTORY_KEYS.has(key)) continue;
         const at = [...tokens, key];
         const format = formats.find((f) => canRead(f, child));
         if (format !== undefined) return { format, tokens: at };
@@ -136,4 +143,38 @@ export function eventLogFormat(
   } catch {
     return null;
   }
+}
+
+/**
+ * {@link detectFormat} then a read, for the file commands: a value that is no conversation fails
+ * with the same text as lint's `not-a-conversation` (naming a conversation found below it).
+ */
+export function readConversation(
+  value: JsonValue,
+  from: string | undefined,
+  rootPointer: string,
+  check?: (format: ConversationFormat) => void,
+): { format: ConversationFormat; read: ReturnType<ConversationFormat['read']> } {
+  let format: ConversationFormat;
+  try {
+    format = detectFormat(value, from);
+  } catch (e) {
+    throw withHint(e, value, rootPointer, from);
+  }
+  check?.(format);
+  try {
+    return { format, read: format.read(value) };
+  } catch (e) {
+    throw withHint(e, value, rootPointer, from);
+  }
+}
+
+function withHint(e: unknown, value: JsonValue, rootPointer: string, from: string | undefined) {
+  if (!(e instanceof SourceError) || e.constructor !== SourceError) return e;
+  const detail = notConversationDetail(value, rootPointer, from, e.message);
+  if (detail === e.message) return e;
+  return new SourceError(
+    detail,
+    e.line === undefined ? undefined : { line: e.line, column: e.column ?? 1 },
+  );
 }
