@@ -312,7 +312,9 @@ describe('an output file that cannot be written', () => {
     mkdirSync(path.join(dir, 'out'));
     const result = await runCli(argv, { cwd: dir });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^histlint: cannot write out: is a directory, not a file\n$/m);
+    expect(result.stderr).toMatch(
+      /^histlint: error: cannot write out: is a directory, not a file\n$/m,
+    );
     expect(result.stderr).not.toMatch(/\.tmp|internal error|EISDIR/);
     expect(tempsIn(dir)).toEqual([]);
   });
@@ -420,7 +422,7 @@ describe('an output that would overwrite an input', () => {
       cwd: dir,
     });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('histlint: --out-dir out.json: not a folder\n');
+    expect(result.stderr).toBe('histlint: error: --out-dir out.json: not a folder\n');
     expect(read(dir, 'out.json')).toBe('{}');
   });
 

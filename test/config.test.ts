@@ -552,7 +552,8 @@ describe('--rule', () => {
     ['bad severity', 'empty-message=loud', 'off|warn|error'],
     ['no severity', 'empty-message', 'off|warn|error'],
     ['no id', '=error', 'off|warn|error'],
-    ['numeric severity', 'empty-message=2', 'off|warn|error'],
+    ['severity out of range', 'empty-message=3', 'off|warn|error'],
+    ['colon and equals', 'empty-message:=warn', 'off|warn|error'],
   ])('an invalid --rule (%s) is exit 2 with one line', async (_name, value, mention) => {
     const root = makeTree({ 'w.json': EMPTY_PARTS });
     const line = expectOneLineError(

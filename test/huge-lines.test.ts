@@ -110,7 +110,7 @@ describe('lint', () => {
       const r = await run(['lint', '--format', 'json', name]);
       noMisreading(r);
       expect(r.code).toBe(2);
-      expect(r.stderr).toBe(`histlint: ${name}: ${TOO_LONG_2}\n`);
+      expect(r.stderr).toBe(`${name}: error: ${TOO_LONG_2}\n`);
       const file = parseReport(r.stdout).files[0]!;
       expect(file.error).toEqual({ message: TOO_LONG_2 });
       expect(file.findings.map((f) => [f.ruleId, f.line])).toEqual([['dangling-tool-call', 3]]);

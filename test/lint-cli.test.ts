@@ -399,8 +399,13 @@ describe('standard input', () => {
     expect(report.files[0]!.findings.map((f) => [f.ruleId, f.line])).toEqual([
       ['dangling-tool-call', 3],
     ]);
-    // Without the name, the same text is one JSON document: a parse error.
-    const asJson = await lintJson(['-'], { cwd, stdin });
+    // Without the name, the bytes decide, as normalize and show decide them: JSONL too.
+    const guessed = await lintJson(['-'], { cwd, stdin });
+    expect(guessed.report.files[0]!.findings.map((f) => [f.ruleId, f.line])).toEqual([
+      ['dangling-tool-call', 3],
+    ]);
+    // A .json name overrides that: one JSON document, so a parse error.
+    const asJson = await lintJson(['--stdin-filename', 'x.json', '-'], { cwd, stdin });
     expect(asJson.report.files[0]!.findings.map((f) => f.ruleId)).toEqual(['parse-error']);
   });
 
@@ -951,7 +956,7 @@ describe('lint audit fixes', () => {
     const cwd = makeTree({ 'histlint.config.json': '{"pointer": "x"}', 'a.json': CLEAN });
     const r = await histlint(['lint', 'a.json'], { cwd });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^histlint: .*config\.pointer: must be a JSON pointer/);
+    expect(r.stderr).toMatch(/^histlint: error: .*config\.pointer: must be a JSON pointer/);
   });
 });
 

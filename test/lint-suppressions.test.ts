@@ -204,7 +204,7 @@ describe('lint --suppress-all, then later runs', () => {
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).errorCount).toBe(3);
     expect(r.stderr).toBe(
-      'histlint: a.json: 3 orphan-tool-result errors, more than the 2 suppressed: all 3 are reported\n',
+      'a.json: note: 3 orphan-tool-result errors, more than the 2 suppressed: all 3 are reported\n',
     );
   });
 

@@ -176,15 +176,23 @@ describe('rule docs', () => {
         const correct = jsonExample(section(page, 'Correct'));
         expect(incorrect, 'an Incorrect json block').toBeDefined();
         expect(correct, 'a Correct json block').toBeDefined();
-        const lint = (text: string) =>
+        const lint = (text: string, from: string | undefined) =>
           lintBytes(`${id}.json`, Buffer.from(text, 'utf8'), {
             rules: rulesFor(rule),
             // As `histlint lint` checks the page's examples: a provider rule under its target.
             target: rule.meta.target ?? 'auto',
+            // An example the page says is "Read with `--from X`" is read so.
+            ...(from === undefined ? {} : { from }),
           }).findings;
-        expect(lint(incorrect!).filter((f) => f.ruleId === id).length).toBeGreaterThan(0);
+        const fromOf = (body: string | undefined) =>
+          body === undefined ? undefined : /Read with `--from ([a-z-]+)`/.exec(body)?.[1];
+        const incorrectFrom = fromOf(section(page, 'Incorrect'));
+        const correctFrom = fromOf(section(page, 'Correct'));
+        expect(
+          lint(incorrect!, incorrectFrom).filter((f) => f.ruleId === id).length,
+        ).toBeGreaterThan(0);
         // The correct example is clean under every rule at its default.
-        expect(lint(correct!)).toEqual([]);
+        expect(lint(correct!, correctFrom)).toEqual([]);
       });
 
       if (TURN_ORDER_IDS.has(id)) {

@@ -64,6 +64,8 @@ function subjectOf(p: Part, format: string): LintSubject {
     pairsCleanly: () => pairsCleanly(messages),
     leavePending: false,
     target: null,
+    requestedFormat: undefined,
+    detectedFormat: () => null,
   };
 }
 

@@ -874,7 +874,7 @@ describe('histlint run: refused before any request (exit 2)', () => {
     for (const [args, message] of cases) {
       const r = await run(args);
       expect(r.code, args.join(' ')).toBe(2);
-      expect(r.stderr).toContain(`histlint: ${message}`);
+      expect(r.stderr).toContain(`histlint: error: ${message}`);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
     expect(mock.requests).toHaveLength(0);

@@ -409,7 +409,7 @@ describe('shards', () => {
       await runCli(['lint', '--format', format, '-o', out, 'a.jsonl'], { cwd: dir });
       const r = await runCli(['merge-reports', out, out], { cwd: dir });
       expect(r.code).toBe(2);
-      expect(r.stderr).toBe('histlint: cannot merge: a.jsonl is in more than one report\n');
+      expect(r.stderr).toBe('histlint: error: cannot merge: a.jsonl is in more than one report\n');
     }
   });
 

@@ -1108,6 +1108,6 @@ describe('the human report of a hostile history', () => {
   it('"-" given twice is a usage error', async () => {
     const result = await runCli(['normalize', '-', '-', '--check'], { stdin: history });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('histlint: "-" (standard input) is given more than once\n');
+    expect(result.stderr).toBe('histlint: error: "-" (standard input) is given more than once\n');
   });
 });

@@ -149,7 +149,7 @@ describe('two histlint writers on one file', () => {
     const fix = await spawnCli(['lint', '--fix', 'a.json'], { cwd: dir });
     expect(fix.code).toBe(2);
     expect(fix.stderr).toContain(
-      `histlint: a.json: fix not written: being written by histlint pid ${first.pid}\n`,
+      `a.json: error: fix not written: being written by histlint pid ${first.pid}\n`,
     );
     expect(read(dir, 'a.json')).toBe(DANGLING_TEXT);
     const done = await first.release();
@@ -281,7 +281,7 @@ describe('a file that changed after it was read', () => {
     const done = await fix.release();
     expect(done.code).toBe(2);
     expect(done.stderr).toContain(
-      'histlint: a.json: fix not written: it changed after histlint read it',
+      'a.json: error: fix not written: it changed after histlint read it',
     );
     expect(read(dir, 'a.json')).toBe(DANGLING_TEXT + '\n');
   });
@@ -375,7 +375,7 @@ describe("the file stays the user's", () => {
       }
       const fix = await spawnCli(['lint', '--fix', 'a.json'], { cwd: dir, ...as });
       expect(fix.code).toBe(2);
-      expect(fix.stderr).toContain('histlint: a.json: fix not written: not writable for this user');
+      expect(fix.stderr).toContain('a.json: error: fix not written: not writable for this user');
       expect(read(dir, 'a.json')).toBe(DANGLING_TEXT);
       expect(leftovers(dir, ['a.json'])).toEqual([]);
     });
@@ -418,7 +418,7 @@ describe('hard and symbolic links', () => {
     }
     const fix = await spawnCli(['lint', '--fix', 'a.json'], { cwd: dir });
     expect(fix.code).toBe(2);
-    expect(fix.stderr).toContain('histlint: a.json: fix not written: it has 2 hard links');
+    expect(fix.stderr).toContain('a.json: error: fix not written: it has 2 hard links');
     expect(read(dir, 'a.json')).toBe(DANGLING_TEXT);
     const broken = await spawnCli(['sanitize', '--write', '--break-links', 'a.json'], { cwd: dir });
     expect(broken.code, broken.stderr).toBe(0);

@@ -128,7 +128,7 @@ export class SuppressionRun {
       const n = result.findings.filter((f) => f.ruleId === rule && f.severity === 'error').length;
       print(
         this.io.stderr,
-        `histlint: ${result.file}: ${n} ${rule} errors, more than the ${this.next[file]![rule]} suppressed: all ${n} are reported\n`,
+        `${result.file}: note: ${n} ${rule} errors, more than the ${this.next[file]![rule]} suppressed: all ${n} are reported\n`,
       );
     }
     if (applied.suppressed === 0) return result;

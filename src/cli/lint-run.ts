@@ -23,7 +23,7 @@ import { parseShard, shardOf } from '../lint/shard.js';
 import { fixBytes, isEmptyPlan, planFixes } from '../lint/fix.js';
 import { readFile } from 'node:fs/promises';
 import { Chalk } from 'chalk';
-import { kindFromName } from '../formats/kit/document.js';
+import { inputKind, kindFromName } from '../formats/kit/document.js';
 import { describeFsError, ReadOnlyFormatError } from '../model/errors.js';
 import { REPORTERS } from '../reporters/index.js';
 import { colorDiff, unifiedDiff } from './diff.js';
@@ -111,7 +111,13 @@ export async function runLint(
   if (useStdin) {
     if (fixing) throw new UsageError(`${fixOption(flags)} cannot fix standard input`);
     const text = await readStdin(io);
-    inputs = [flags.stdinFilename === undefined ? { text } : { path: flags.stdinFilename, text }];
+    // JSON or JSONL as normalize and show decide it: the name's extension, else the bytes.
+    const kind = inputKind(text, flags.stdinFilename);
+    inputs = [
+      flags.stdinFilename === undefined
+        ? { text, kind }
+        : { path: flags.stdinFilename, text, kind },
+    ];
   } else if (patterns.length > 0 || (config.files !== undefined && config.files.length > 0)) {
     if (patterns.includes('-')) throw new UsageError('"-" cannot be combined with other patterns');
     inputs = [...patterns];
@@ -168,7 +174,7 @@ export async function runLint(
     let result = linted;
     const absolute = run.paths[k];
     if (result.error !== undefined) {
-      print(io.stderr, `histlint: ${result.file}: ${result.error.message}\n`);
+      print(io.stderr, `${result.file}: error: ${result.error.message}\n`);
       exit = EXIT_USAGE;
     }
     if (optionsFor !== undefined && absolute !== undefined && result.findings.length > 0) {
@@ -332,7 +338,7 @@ async function applyFix(
       e instanceof RefusedWrite
         ? `fix not written: ${e.message}`
         : `${how.write ? 'cannot write the fix' : 'cannot compute the fix'}: ${describeFsError(e)}`;
-    print(io.stderr, `histlint: ${result.file}: ${message}\n`);
+    print(io.stderr, `${result.file}: error: ${message}\n`);
     // The report says so too (its findings are the file's as it still is).
     return { result: { ...result, error: { message } }, error: true };
   } finally {

@@ -104,10 +104,10 @@ async function runProgram(io: Io): Promise<number> {
       return e.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     }
     if (e instanceof UsageError) {
-      print(io.stderr, `histlint: ${e.message}\n`);
+      print(io.stderr, `histlint: error: ${e.message}\n`);
       return EXIT_USAGE;
     }
-    print(io.stderr, `histlint: internal error: ${oneLine(e)}\n`);
+    print(io.stderr, `histlint: error: internal error: ${oneLine(e)}\n`);
     return EXIT_USAGE;
   }
 }

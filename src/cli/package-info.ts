@@ -19,3 +19,17 @@ export function packageVersion(): string {
 export function schemaText(fileName: string): string {
   return readFileSync(new URL(`../../schemas/${fileName}`, import.meta.url), 'utf8');
 }
+
+/**
+ * The docs page of a rule (`docs/rules/<id>.md`, shipped with the package), or undefined when
+ * the package has none for it.
+ */
+export function ruleDocsPage(id: string): string | undefined {
+  // Rule ids are kebab-case words, with one `/` for a provider's rules: never a way out of docs/.
+  if (!/^[a-z0-9-]+(?:\/[a-z0-9-]+)?$/.test(id)) return undefined;
+  try {
+    return readFileSync(new URL(`../../docs/rules/${id}.md`, import.meta.url), 'utf8');
+  } catch {
+    return undefined;
+  }
+}

@@ -9,7 +9,7 @@ import { ReadOnlyFormatError, SourceError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
 import { replaceAt, toPointer, valueAt } from '../model/pointer.js';
 import type { Message } from '../model/types.js';
-import { detectFormat, eventLogByChoice, eventLogOfFirst } from './detect.js';
+import { eventLogByChoice, eventLogOfFirst, readConversation } from './detect.js';
 import type { ConversationFormat, Loss } from './format.js';
 import { withMessages } from './histlint/index.js';
 
@@ -135,11 +135,24 @@ export function mapConversations<T extends ConversationChange>(
           unit.line === undefined ? undefined : { line: unit.line, column: 1 },
         );
       }
-      const format = log === null ? detectFormat(target, options.from) : log.format;
-      if (format.readOnly && options.writing) {
-        throw new ReadOnlyFormatError(format.name);
+      const refuseReadOnly = (f: ConversationFormat): void => {
+        if (f.readOnly && options.writing) throw new ReadOnlyFormatError(f.name);
+      };
+      let format: ConversationFormat;
+      let read: ReturnType<ConversationFormat['read']>;
+      if (log === null) {
+        // Not a conversation: the same text as lint's, with a conversation found below it.
+        ({ format, read } = readConversation(
+          target,
+          options.from,
+          toPointer(options.pointer),
+          refuseReadOnly,
+        ));
+      } else {
+        format = log.format;
+        refuseReadOnly(format);
+        read = format.read(target);
       }
-      const read = format.read(target);
       const result = fn(read.conversation.messages, format, read.conversation.providerData);
       out.result = result;
       const to = options.to ?? format;

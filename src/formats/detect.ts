@@ -3,6 +3,7 @@
  */
 import { SourceError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
+import { toPointer } from '../model/pointer.js';
 import type { ConversationFormat } from './format.js';
 import { FORMATS, formatByName } from './index.js';
 import { nativeProblem } from './histlint/index.js';
@@ -17,8 +18,89 @@ export function detectFormat(value: JsonValue, from = 'auto'): ConversationForma
   for (const format of FORMATS) {
     if (format.detect(value)) return format;
   }
-  // Name what is missing for the native shape: the most common case.
-  throw new SourceError(`not a conversation: ${nativeProblem(value) ?? 'unrecognized shape'}`);
+  // Name what is missing for the native shape (the most common case); a value with no history
+  // list at all gets what every format looks for.
+  const problem = nativeProblem(value) ?? 'unrecognized shape';
+  throw new SourceError(`not a conversation: ${problem === NO_MESSAGES ? NO_HISTORY : problem}`);
+}
+
+const NO_MESSAGES = 'no "messages" array';
+const NO_HISTORY =
+  'no "messages" array (histlint, anthropic, openai-chat, bedrock, ai-sdk), "contents" (gemini) or "input" (openai-responses)';
+
+/** The keys under which formats keep a history's list of messages, contents or items. */
+const HISTORY_KEYS: ReadonlySet<string> = new Set(['messages', 'contents', 'input']);
+
+/** How deep {@link nestedConversation} looks, and how many members of each value it tries. */
+const NESTED_DEPTH = 2;
+const NESTED_WIDTH = 64;
+
+/**
+ * A conversation one or two levels below `value` that a format reads (the format `from` names,
+ * or any under `auto`), breadth first: its format and pointer tokens (relative to `value`).
+ * Only called for a value that is no conversation, so it costs nothing on the hot path.
+ */
+export function nestedConversation(
+  value: JsonValue,
+  from = 'auto',
+): { format: ConversationFormat; tokens: string[] } | undefined {
+  const named = from === 'auto' ? undefined : formatByName(from);
+  if (from !== 'auto' && named === undefined) return undefined;
+  const formats = (named === undefined ? FORMATS : [named]).filter((f) => f.document === 'value');
+  let level: { value: JsonValue; tokens: string[] }[] = [{ value, tokens: [] }];
+  for (let depth = 1; depth <= NESTED_DEPTH; depth++) {
+    const next: { value: JsonValue; tokens: string[] }[] = [];
+    for (const { value: v, tokens } of level) {
+      if (typeof v !== 'object' || v === null) continue;
+      const entries: [string, JsonValue][] = Array.isArray(v)
+        ? v.slice(0, NESTED_WIDTH).map((c, i) => [String(i), c])
+        : Object.entries(v).slice(0, NESTED_WIDTH);
+      for (const [key, child] of entries) {
+        if (typeof child !== 'object' || child === null) continue;
+        // A history list is its value's own: what is wrong with it is the value's problem, so
+        // a bare list inside (`/messages`) is no conversation of its own to point at.
+        if (!Array.isArray(v) && HISTORY_KEYS.has(key)) continue;
+        const at = [...tokens, key];
+        const format = formats.find((f) => canRead(f, child));
+        if (format !== undefined) return { format, tokens: at };
+        next.push({ value: child, tokens: at });
+      }
+    }
+    level = next;
+  }
+  return undefined;
+}
+
+/** True when `format` claims `value` and reads it. */
+function canRead(format: ConversationFormat, value: JsonValue): boolean {
+  if (!format.detect(value)) return false;
+  try {
+    format.read(value, { untracked: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The `not-a-conversation` text for the value at `rootPointer`, which `from` could not read with
+ * `problem`: with a conversation found one or two levels down, where it is and the `--pointer`
+ * that reads it.
+ */
+export function notConversationDetail(
+  value: JsonValue,
+  rootPointer: string,
+  from: string | undefined,
+  problem: string,
+): string {
+  const found = nestedConversation(value, from);
+  if (found === undefined) return problem;
+  const pointer = rootPointer + toPointer(found.tokens);
+  const name = found.format.name;
+  const what = found.format.target === undefined ? 'conversation' : 'request';
+  const article = /^[aeiou]/.test(name) ? 'an' : 'a';
+  const lead = from === undefined || from === 'auto' ? 'no conversation here' : problem;
+  return `${lead}; found ${article} ${name} ${what} at ${pointer}: try --pointer ${pointer}`;
 }
 
 /** The formats whose documents are event logs: a JSONL file of one is one conversation. */
@@ -61,4 +143,38 @@ export function eventLogFormat(
   } catch {
     return null;
   }
+}
+
+/**
+ * {@link detectFormat} then a read, for the file commands: a value that is no conversation fails
+ * with the same text as lint's `not-a-conversation` (naming a conversation found below it).
+ */
+export function readConversation(
+  value: JsonValue,
+  from: string | undefined,
+  rootPointer: string,
+  check?: (format: ConversationFormat) => void,
+): { format: ConversationFormat; read: ReturnType<ConversationFormat['read']> } {
+  let format: ConversationFormat;
+  try {
+    format = detectFormat(value, from);
+  } catch (e) {
+    throw withHint(e, value, rootPointer, from);
+  }
+  check?.(format);
+  try {
+    return { format, read: format.read(value) };
+  } catch (e) {
+    throw withHint(e, value, rootPointer, from);
+  }
+}
+
+function withHint(e: unknown, value: JsonValue, rootPointer: string, from: string | undefined) {
+  if (!(e instanceof SourceError) || e.constructor !== SourceError) return e;
+  const detail = notConversationDetail(value, rootPointer, from, e.message);
+  if (detail === e.message) return e;
+  return new SourceError(
+    detail,
+    e.line === undefined ? undefined : { line: e.line, column: e.column ?? 1 },
+  );
 }

@@ -4,7 +4,7 @@
  * positions are recovered only for conversations that have findings.
  */
 import { analyzePairing, pairsCleanly, type Pairing } from '../core/pairing.js';
-import { detectFormat, eventLogFormat } from '../formats/detect.js';
+import { detectFormat, eventLogFormat, notConversationDetail } from '../formats/detect.js';
 import { targetFor, type ConversationFormat, type ReadResult } from '../formats/format.js';
 import { decodeUtf8, kindFromName } from '../formats/kit/document.js';
 import { untrackedLocate } from '../formats/kit/source-map.js';
@@ -136,6 +136,7 @@ class Subject implements LintSubject {
   readonly shape: LintSubject['shape'];
   private cachedPairing: Pairing | undefined;
   private cachedClean: boolean | undefined;
+  private cachedDetected: string | null | undefined;
 
   /** The locator of a tracked read: the first read's, or one made when a finding needs it. */
   private locator: ReadResult['locate'] | undefined;
@@ -147,6 +148,7 @@ class Subject implements LintSubject {
     readonly rootPointer: string,
     readonly leavePending: boolean,
     readonly target: string | null,
+    readonly requestedFormat: string | undefined,
   ) {
     this.messages = read.conversation.messages;
     if (read.locate !== untrackedLocate) this.locator = read.locate;
@@ -175,6 +177,17 @@ class Subject implements LintSubject {
     this.cachedClean ??= pairsCleanly(this.messages);
     return this.cachedClean;
   }
+
+  detectedFormat(): string | null {
+    if (this.cachedDetected === undefined) {
+      try {
+        this.cachedDetected = detectFormat(this.root).name;
+      } catch {
+        this.cachedDetected = null;
+      }
+    }
+    return this.cachedDetected;
+  }
 }
 
 /** Builds the subject rules check, for a conversation read by `format`, checked against `provider`. */
@@ -184,9 +197,10 @@ function buildSubject(
   rootPointer: string,
   leavePending: boolean,
   provider: string | null,
+  requested: string | undefined,
 ): LintSubject {
   const read = format.read(target, UNTRACKED);
-  return new Subject(target, format, read, rootPointer, leavePending, provider);
+  return new Subject(target, format, read, rootPointer, leavePending, provider, requested);
 }
 
 const UNTRACKED = { untracked: true } as const;
@@ -342,10 +356,24 @@ function lintAt(
     const format = detectFormat(target, from);
     if (format.readOnly) readOnlyMet ??= format.name;
     provider = targetFor(options.target, format);
-    subject = buildSubject(target, format, rootPointer, options.leavePending === true, provider);
+    // The user's --from (an event log is read as its format under auto too).
+    const requested = options.from === undefined || options.from === 'auto' ? undefined : from;
+    subject = buildSubject(
+      target,
+      format,
+      rootPointer,
+      options.leavePending === true,
+      provider,
+      requested,
+    );
   } catch (e) {
     if (!(e instanceof SourceError)) throw e;
-    return notConversation(out, rules, rootPointer, e.message);
+    return notConversation(
+      out,
+      rules,
+      rootPointer,
+      notConversationDetail(target, rootPointer, from, e.message),
+    );
   }
   noteTarget(targets, provider);
   const runners = runnersFor(rules, provider);

@@ -38,6 +38,8 @@ export interface LintTextInput {
   path?: string;
   /** The text, or its bytes (held to strict UTF-8, as a file's bytes are). */
   text: string | Uint8Array;
+  /** JSON or JSONL, overriding what `path` implies (standard input decides it from its bytes). */
+  kind?: 'json' | 'jsonl';
 }
 
 /** One input of {@link lintFiles}: a file or folder path, a glob, or a text. */
@@ -416,9 +418,14 @@ function checkRules(where: string, rules: Readonly<Record<string, unknown>>): vo
 }
 
 /** The task options of a file: its rules (by its path, for overrides) and its kind (by its name). */
-function taskOptionsFor(s: Settings, absolute: string | undefined, name: string): TaskOptions {
+function taskOptionsFor(
+  s: Settings,
+  absolute: string | undefined,
+  name: string,
+  given?: 'json' | 'jsonl',
+): TaskOptions {
   const rules = s.resolver.forFile(absolute);
-  const kind = kindFromName(name);
+  const kind = given ?? kindFromName(name);
   let byKind = s.cache.get(rules);
   if (byKind === undefined) s.cache.set(rules, (byKind = new Map()));
   const key = kind ?? '';
@@ -519,7 +526,7 @@ async function expand(
       ref: { display: name ?? tuning.unnamedText ?? '<text>' },
       absolute,
       bytes,
-      options: taskOptionsFor(s, absolute, name ?? ''),
+      options: taskOptionsFor(s, absolute, name ?? '', input.kind),
       first: -1,
       count: 0,
     });

@@ -7,6 +7,7 @@ import duplicateCallId from './duplicate-call-id.js';
 import duplicateKey from './duplicate-key.js';
 import duplicateToolResult from './duplicate-tool-result.js';
 import emptyMessage from './empty-message.js';
+import formatMismatch from './format-mismatch.js';
 import endsWithUser from './ends-with-user.js';
 import inlineMediaMismatch from './inline-media-mismatch.js';
 import invalidId from './invalid-id.js';
@@ -82,6 +83,7 @@ export const RULES: readonly Rule[] = [
   unversioned,
   endsWithUser,
   notAConversation,
+  formatMismatch,
   duplicateKey,
   // Provider acceptance rules, on only under their --target, by target.
   openaiChatToolResultsAdjacent,

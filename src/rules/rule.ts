@@ -55,6 +55,10 @@ export interface LintSubject {
   pairsCleanly(): boolean;
   /** `--leave-pending`: the unanswered calls of a trailing assistant message are not findings. */
   leavePending: boolean;
+  /** The format `--from` named, or undefined when it was found by detection (`--from auto`). */
+  requestedFormat: string | undefined;
+  /** The format `--from auto` would have read `root` as, or null (computed when first asked). */
+  detectedFormat(): string | null;
 }
 
 /** One problem a rule reports. */

@@ -24,7 +24,7 @@ export const RULE_FIXTURES = path.join(ROOT, 'fixtures', 'rules');
 /** Files a case folder may hold; anything else is a typo that would silently skip a check. */
 export const CASE_FILES = new Set(['input.json', 'input.jsonl', 'options.json', 'expected.json']);
 /** The keys `options.json` may hold. */
-export const OPTION_KEYS = new Set(['rules', 'pointer', 'leavePending', 'target']);
+export const OPTION_KEYS = new Set(['rules', 'pointer', 'leavePending', 'target', 'from']);
 
 /** What `options.json` may say. */
 export interface CaseOptions {
@@ -33,6 +33,8 @@ export interface CaseOptions {
   leavePending?: boolean;
   /** `--target`: switches that provider's rules on. */
   target?: string;
+  /** `--from`: the format the input is read as (detected when absent). */
+  from?: string;
 }
 
 /** The provider targets that have rules (the folders of nested fixture cases). */
@@ -108,5 +110,6 @@ export function lintCase(c: RuleCase): Finding[] {
     target: options.target ?? 'auto',
   };
   if (options.pointer !== undefined) lintOptions.pointer = parsePointer(options.pointer);
+  if (options.from !== undefined) lintOptions.from = options.from;
   return lintBytes(file, readFileSync(path.join(c.dir, file)), lintOptions).findings;
 }

@@ -150,6 +150,25 @@ export function kindFromName(name: string): 'json' | 'jsonl' | undefined {
 }
 
 /**
+ * JSON or JSONL for an input's bytes, as every command decides it for standard input: the name's
+ * extension when it tells (`--stdin-filename x.jsonl`), else {@link guessKind} of the text (for
+ * bytes too long to be one string: JSONL when the first line is JSON). {@link readDocument} without
+ * a kind decides the same way.
+ */
+export function inputKind(bytes: Uint8Array, name?: string): 'json' | 'jsonl' {
+  const named = name === undefined ? undefined : kindFromName(name);
+  if (named !== undefined) return named;
+  if (startsWithUtf16Bom(bytes)) return 'json';
+  if (isTooLong(bytes.length)) return firstLineIsJson(bytes) ? 'jsonl' : 'json';
+  try {
+    return guessKind(decodeUtf8(bytes).text);
+  } catch {
+    // Not UTF-8: read as JSON, whose reader names the bad bytes.
+    return 'json';
+  }
+}
+
+/**
  * Reads bytes into a document. Throws {@link SourceError} for bytes that are
  * not UTF-8, and for a JSON text too long to become a string. Bytes over that
  * limit are read as JSONL line by line, so only a line over it fails (as its
