@@ -238,11 +238,11 @@ describe('lint --suppress-all, then later runs', () => {
     r = await runCli(['lint', 'a.json'], { cwd });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      'histlint: histlint-suppressions.json: expected {"version": 1, "files": {...}}\n',
+      'histlint: error: histlint-suppressions.json: expected {"version": 1, "files": {...}}\n',
     );
     r = await runCli(['lint', '--suppressions-location', 'none.json', 'a.json'], { cwd });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^histlint: cannot read none\.json: /);
+    expect(r.stderr).toMatch(/^histlint: error: cannot read none\.json: /);
   });
 
   it('--suppressions-location writes elsewhere', async () => {
