@@ -56,6 +56,8 @@ export interface LintFlags {
   jobs?: number;
   shard?: string;
   progress?: boolean;
+  /** `--no-gitignore` makes it false: folder walks read what .gitignore ignores. */
+  gitignore?: boolean;
 }
 
 function checkChoice<T extends string>(
@@ -105,6 +107,7 @@ export async function runLint(
     leavePending: flags.leavePending === true,
     ignore: flags.ignore ?? [],
     errorOnUnmatchedPattern: flags.errorOnUnmatchedPattern !== false,
+    gitignore: flags.gitignore !== false,
     onWarning: (message) => print(io.stderr, `${message}\n`),
     select: (files) => {
       // The report never replaces an input (one run's report, linted by the next, is one).

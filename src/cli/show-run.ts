@@ -45,6 +45,8 @@ import {
 
 /** The flags of `histlint show`. */
 export interface ShowFlags {
+  /** `--no-gitignore` makes it false: folder walks read what .gitignore ignores. */
+  gitignore?: boolean;
   from?: string;
   pointer?: string;
   stdinFilename?: string;
@@ -105,11 +107,10 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
       throw new UsageError('show needs a file (or "-" for standard input)');
     args = ['-'];
   } else args = [file];
-  const inputs = await expandInputs(
-    args,
-    io,
-    flags.stdinFilename === undefined ? {} : { stdinName: flags.stdinFilename },
-  );
+  const inputs = await expandInputs(args, io, {
+    ...(flags.stdinFilename === undefined ? {} : { stdinName: flags.stdinFilename }),
+    gitignore: flags.gitignore !== false,
+  });
   if (inputs.length !== 1) throw new UsageError('show takes one file');
   const input = inputs[0]!;
   const loaded = await loadCliConfig(io.cwd, flags.config);

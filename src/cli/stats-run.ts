@@ -37,6 +37,8 @@ import { displayWidth, terminalSafe } from './terminal-text.js';
 
 /** The flags of `histlint stats`. */
 export interface StatsFlags {
+  /** `--no-gitignore` makes it false: folder walks read what .gitignore ignores. */
+  gitignore?: boolean;
   from?: string;
   pointer?: string;
   /** `--config`: where `from` and `pointer` default from. */
@@ -189,6 +191,7 @@ export async function runStats(
     ignore: [configIgnore, { patterns: flags.ignore ?? [], base: io.cwd }],
     errorOnUnmatched: flags.errorOnUnmatchedPattern !== false,
     expandDirectories: true,
+    gitignore: flags.gitignore !== false,
   });
   const countTokens = await loadTokenCounter(flags.tokenizer ?? 'o200k_base');
   const rows: FileStats[] = [];

@@ -63,6 +63,8 @@ import { oneLine, pointerTokens } from './options.js';
 
 /** Flags every file operation shares. */
 export interface TransformFlags {
+  /** `--no-gitignore` makes it false: folder walks read what .gitignore ignores. */
+  gitignore?: boolean;
   outputFile?: string;
   outDir?: string;
   write?: boolean;
@@ -707,6 +709,7 @@ export async function runTransform(
     ...(flags.stdinFilename === undefined ? {} : { stdinName: flags.stdinFilename }),
     ignore: [{ patterns: flags.ignore ?? [], base: io.cwd }],
     errorOnUnmatched: flags.errorOnUnmatchedPattern !== false,
+    gitignore: flags.gitignore !== false,
   });
   if (inputs.length === 0) throw new UsageError(`${op.name}: no input files`);
   const mode = chooseMode(flags, inputs);

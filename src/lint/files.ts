@@ -94,6 +94,8 @@ export interface LintFilesOptions {
   ignore?: readonly string[];
   /** An input that matches no file throws (default true); otherwise it is passed over. */
   errorOnUnmatchedPattern?: boolean;
+  /** Folder walks honour `.gitignore` files (default true); `.histlintignore` files apply either way. */
+  gitignore?: boolean;
   /**
    * Threads to lint on, this one included. Default: one per core, started only when the work is
    * big enough to pay for them, so the default is never slower than `1`. Results do not depend on it.
@@ -471,6 +473,7 @@ async function expand(
     errorOnUnmatched: options.errorOnUnmatchedPattern !== false,
     expandDirectories: true,
     missingIsUnmatched: true,
+    gitignore: options.gitignore !== false,
   };
   const fileSlot = (ref: InputRef): Slot => {
     if (ref.absolute === undefined)
