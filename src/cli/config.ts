@@ -2,7 +2,8 @@
  * The config as a command sees it: found or named, with every config problem
  * turned into a usage error (exit 2).
  */
-import { ConfigError, loadConfig, type LoadedConfig } from '../config/load.js';
+import { ConfigError, ConfigResolver, loadConfig, type LoadedConfig } from '../config/load.js';
+import { SeverityResolver } from '../lint/severity.js';
 import { UsageError } from './exit-codes.js';
 
 /** Loads `--config FILE` or the config found upward from `cwd`; a config problem is a usage error. */
@@ -13,6 +14,55 @@ export async function loadCliConfig(cwd: string, file: string | undefined): Prom
     if (e instanceof ConfigError) throw new UsageError(e.message);
     throw e;
   }
+}
+
+/** Turns a config problem into a usage error (exit 2, one line per problem). */
+async function asUsage<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (e) {
+    if (e instanceof ConfigError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+/** The configs of a run: the working folder's, and each file's (the nearest above it). */
+export interface CliConfigs {
+  /** `--config FILE`, or the config found upward from the working folder. */
+  root(): Promise<LoadedConfig>;
+  /** The config of a file (absolute path; undefined: standard input, the root's). */
+  forFile(absolute: string | undefined): Promise<LoadedConfig>;
+}
+
+/** Every file's config, as lint, show and stats find it; config problems are usage errors. */
+export function cliConfigs(cwd: string, file: string | undefined): CliConfigs {
+  const resolver = new ConfigResolver(cwd, file);
+  return {
+    root: () => asUsage(resolver.root()),
+    forFile: (absolute) => asUsage(resolver.forFile(absolute)),
+  };
+}
+
+/**
+ * The read settings of one file: `--from`, `--pointer` and `--target`, else those of the
+ * `overrides` entries of its config that match it, else its config's own. The one function
+ * every command that reads conversations uses for a file.
+ */
+export async function readSettingsFor(
+  configs: CliConfigs,
+  absolute: string | undefined,
+  flags: { from?: string; pointer?: string; target?: string },
+): Promise<Omit<ReadSettings, 'ignore'>> {
+  const { config, dir, overrideDirs } = await configs.forFile(absolute);
+  const matched = new SeverityResolver(config, dir, new Map(), overrideDirs).settingsFor(absolute);
+  const out: Omit<ReadSettings, 'ignore'> = {};
+  const from = flags.from ?? matched.from ?? config.from;
+  const pointer = flags.pointer ?? matched.pointer ?? config.pointer;
+  const target = flags.target ?? matched.target ?? config.target;
+  if (from !== undefined) out.from = from;
+  if (pointer !== undefined) out.pointer = pointer;
+  if (target !== undefined) out.target = target;
+  return out;
 }
 
 /** The settings every command that reads conversations takes from its flags or the config. */

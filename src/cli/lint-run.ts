@@ -2,7 +2,7 @@
  * `histlint lint`: config, inputs, the engine over every file, `--fix`,
  * the reporter, the exit code (SPEC §3, §5.2).
  */
-import { loadCliConfig } from './config.js';
+import { cliConfigs } from './config.js';
 import {
   REPORTER_NAMES,
   TARGET_CHOICES,
@@ -28,7 +28,11 @@ import type { LintResults } from '../reporters/types.js';
 import { RULES, ruleDocsUrl } from '../rules/index.js';
 import { colorLevel } from './color.js';
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
-import { InputPaths, print, readStdin, writeOutputFile, type Io } from './io.js';
+import { InputPaths, print, readStdin, toPosix, writeOutputFile, type Io } from './io.js';
+import { readSettingsFor } from './config.js';
+import { SeverityResolver } from '../lint/severity.js';
+import type { Severity } from '../rules/rule.js';
+import path from 'node:path';
 import { openForReplace, RefusedWrite, type Replaceable } from './safe-write.js';
 import { pointerTokens } from './options.js';
 import { parseRuleFlags } from './rule-flags.js';
@@ -56,6 +60,8 @@ export interface LintFlags {
   jobs?: number;
   shard?: string;
   progress?: boolean;
+  /** `--print-config FILE`: print that file's effective config and lint nothing. */
+  printConfig?: string;
   /** `--no-gitignore` makes it false: folder walks read what .gitignore ignores. */
   gitignore?: boolean;
 }
@@ -76,14 +82,15 @@ export async function runLint(
   flags: LintFlags,
   io: Io,
 ): Promise<number> {
-  const loaded = await loadCliConfig(io.cwd, flags.config);
+  // Each file's config is the nearest above it; the working folder's gives files, ignore and format.
+  const configs = cliConfigs(io.cwd, flags.config);
+  const loaded = await configs.root();
   const config: Config = loaded.config;
   const format = flags.format ?? config.format ?? 'stylish';
   checkChoice('--format', format, REPORTER_NAMES);
-  const target = flags.target ?? config.target ?? 'auto';
-  checkChoice('--target', target, TARGET_CHOICES);
+  checkChoice('--target', flags.target, TARGET_CHOICES);
   const rules = parseRuleFlags(flags.rule ?? []);
-  const pointer = pointerTokens(flags.pointer ?? config.pointer);
+  if (flags.printConfig !== undefined) return printConfig(flags.printConfig, flags, rules, io);
 
   const useStdin = patterns.length === 1 && patterns[0] === '-';
   let inputs: LintInput[];
@@ -101,9 +108,8 @@ export async function runLint(
     cwd: io.cwd,
     config,
     configDir: loaded.dir,
+    configFor: (absolute) => configs.forFile(absolute),
     rules,
-    target,
-    pointer,
     leavePending: flags.leavePending === true,
     ignore: flags.ignore ?? [],
     errorOnUnmatchedPattern: flags.errorOnUnmatchedPattern !== false,
@@ -120,8 +126,10 @@ export async function runLint(
       return shardOf(files, shard);
     },
   };
-  const from = flags.from ?? config.from;
-  if (from !== undefined) options.from = from;
+  // Flags over every file's config; each file's config (and its overrides) gives the rest.
+  if (flags.target !== undefined) options.target = flags.target;
+  if (flags.pointer !== undefined) options.pointer = pointerTokens(flags.pointer);
+  if (flags.from !== undefined) options.from = flags.from;
   if (flags.jobs !== undefined) options.jobs = flags.jobs;
   if (io.signal !== undefined) options.signal = io.signal;
   // Standard input is one text, read before the run: no progress to show.
@@ -149,7 +157,13 @@ export async function runLint(
       exit = EXIT_USAGE;
     }
     if (optionsFor !== undefined && absolute !== undefined && result.findings.length > 0) {
-      const fixed = await applyFix(absolute, result, optionsFor(absolute), io, flags.breakLinks);
+      const fixed = await applyFix(
+        absolute,
+        result,
+        await optionsFor(absolute),
+        io,
+        flags.breakLinks,
+      );
       if (fixed.error) exit = EXIT_USAGE;
       result = fixed.result;
     }
@@ -191,6 +205,42 @@ export async function runLint(
     exit = Math.max(exit, EXIT_FINDINGS);
   }
   return exit;
+}
+
+/**
+ * `--print-config FILE`: the settings linting FILE would use (its config after `extends`, with
+ * the matching `overrides` and the flags applied), as JSON on standard output.
+ */
+async function printConfig(
+  file: string,
+  flags: LintFlags,
+  cliRules: ReadonlyMap<string, Severity>,
+  io: Io,
+): Promise<number> {
+  const absolute = path.resolve(io.cwd, file);
+  const configs = cliConfigs(io.cwd, flags.config);
+  const loaded = await configs.forFile(absolute);
+  const root = await configs.root();
+  const read = await readSettingsFor(configs, absolute, flags);
+  const enabled = new SeverityResolver(
+    loaded.config,
+    loaded.dir,
+    cliRules,
+    loaded.overrideDirs,
+  ).forFile(absolute);
+  const shown = (f: string): string => toPosix(path.relative(io.cwd, f) || f);
+  const out = {
+    file: toPosix(file),
+    config: loaded.file === undefined ? null : shown(loaded.file),
+    extends: (loaded.extended ?? []).map(shown),
+    from: read.from ?? 'auto',
+    pointer: read.pointer ?? '',
+    target: read.target ?? 'auto',
+    format: flags.format ?? root.config.format ?? 'stylish',
+    rules: Object.fromEntries(RULES.map((r) => [r.meta.id, enabled.get(r.meta.id) ?? 'off'])),
+  };
+  print(io.stdout, `${JSON.stringify(out, null, 2)}\n`);
+  return EXIT_OK;
 }
 
 /** `--fix` for one file: the enabled rules' fixes, written atomically, then a fresh lint of the new text. */

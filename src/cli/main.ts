@@ -104,7 +104,8 @@ async function runProgram(io: Io): Promise<number> {
       return e.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     }
     if (e instanceof UsageError) {
-      print(io.stderr, `histlint: ${e.message}\n`);
+      // A config error may be several problems: one line each.
+      for (const line of e.message.split('\n')) print(io.stderr, `histlint: ${line}\n`);
       return EXIT_USAGE;
     }
     print(io.stderr, `histlint: internal error: ${oneLine(e)}\n`);

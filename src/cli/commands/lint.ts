@@ -49,6 +49,10 @@ export function registerLint(program: Command, ctx: CommandContext): void {
     .option('--shard <i/n>', 'lint only shard i of n of the file list (for CI matrices)')
     .option('--progress', 'show progress on standard error even when it is not a terminal')
     .option('--no-progress', 'never show progress')
+    .option(
+      '--print-config <file>',
+      'print the config FILE would be linted with (after extends and overrides) as JSON; lint nothing',
+    )
     .action(async (patterns: string[], opts: LintFlags) => {
       const { runLint } = await import('../lint-run.js');
       ctx.setExit(await runLint(patterns, opts, ctx.io));
