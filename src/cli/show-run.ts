@@ -4,7 +4,7 @@
  * `--format json` gives the same timeline as data.
  */
 import path from 'node:path';
-import { loadCliConfig } from './config.js';
+import { cliConfigs, readSettingsFor } from './config.js';
 import { detectFormat } from '../formats/detect.js';
 import { targetFor, type ConversationFormat } from '../formats/format.js';
 import { countFindings, lintBytes, lintText, type Finding } from '../lint/engine.js';
@@ -113,19 +113,22 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
   });
   if (inputs.length !== 1) throw new UsageError('show takes one file');
   const input = inputs[0]!;
-  const loaded = await loadCliConfig(io.cwd, flags.config);
-  const pointer = pointerTokens(flags.pointer ?? loaded.config.pointer);
-  const from = flags.from ?? loaded.config.from;
-  const targetChoice = flags.target ?? loaded.config.target ?? 'auto';
-  // Standard input is matched against the config's overrides by its --stdin-filename, as lint does.
+  // The file's own config (the nearest above it); standard input is matched by its --stdin-filename, as lint does.
+  const configs = cliConfigs(io.cwd, flags.config);
+  const where =
+    input.absolute ??
+    (flags.stdinFilename === undefined ? undefined : path.resolve(io.cwd, flags.stdinFilename));
+  const loaded = await configs.forFile(where);
+  const read = await readSettingsFor(configs, where, flags);
+  const pointer = pointerTokens(read.pointer);
+  const from = read.from;
+  const targetChoice = read.target ?? 'auto';
   const rules = new SeverityResolver(
     loaded.config,
     loaded.dir,
     parseRuleFlags(flags.rule ?? []),
-  ).forFile(
-    input.absolute ??
-      (flags.stdinFilename === undefined ? undefined : path.resolve(io.cwd, flags.stdinFilename)),
-  );
+    loaded.overrideDirs,
+  ).forFile(where);
   const c = chalkFor(flags.color, io.env, io.stdout);
   const columns = terminalColumns(io);
   const width: TimelineWidth =
