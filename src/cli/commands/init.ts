@@ -74,7 +74,9 @@ async function runInit(ctx: CommandContext, gitignore: boolean): Promise<number>
   );
   if (exists) throw new UsageError(`${CONFIG_NAME} already exists here; init never replaces it`);
 
-  const inputs = await expandInputs(['.'], io, {
+  // Tool files are passed over without the note lint prints (init names no file to lint).
+  const quiet = { ...io, stderr: { write: () => true } };
+  const inputs = await expandInputs(['.'], quiet, {
     expandDirectories: true,
     errorOnUnmatched: false,
     gitignore,
