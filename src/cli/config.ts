@@ -5,6 +5,7 @@
 import { ConfigError, ConfigResolver, loadConfig, type LoadedConfig } from '../config/load.js';
 import { SeverityResolver } from '../lint/severity.js';
 import { UsageError } from './exit-codes.js';
+import { pointerTokens } from './options.js';
 
 /** Loads `--config FILE` or the config found upward from `cwd`; a config problem is a usage error. */
 export async function loadCliConfig(cwd: string, file: string | undefined): Promise<LoadedConfig> {
@@ -94,4 +95,23 @@ export async function readSettings(
   if (pointer !== undefined) out.pointer = pointer;
   if (target !== undefined) out.target = target;
   return out;
+}
+
+/** The configs of each run, by the run's flags object (one per command run). */
+const runConfigs = new WeakMap<object, CliConfigs>();
+
+/**
+ * For a command that reads files one by one: a file's flags with what they leave out (`from`,
+ * `pointer`, `target`) taken from the file's own config and its matching overrides, and the
+ * pointer's tokens. `given` is the command's flags as parsed, the same object for every file of
+ * a run (the configs are looked up once per run).
+ */
+export async function flagsForFile<
+  F extends { config?: string; from?: string; pointer?: string; target?: string },
+>(cwd: string, given: F, input: { absolute?: string }): Promise<{ flags: F; pointer: string[] }> {
+  let configs = runConfigs.get(given);
+  if (configs === undefined) runConfigs.set(given, (configs = cliConfigs(cwd, given.config)));
+  const read = await readSettingsFor(configs, input.absolute, given);
+  const flags = { ...given, ...read };
+  return { flags, pointer: pointerTokens(flags.pointer) };
 }

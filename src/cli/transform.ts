@@ -27,7 +27,7 @@ import { parseJson, stringifyJson, type JsonValue } from '../model/json.js';
 import { escapePointerToken } from '../model/pointer.js';
 import { terminalSafe } from '../reporters/terminal.js';
 import { chalkFor } from './color.js';
-import { readSettings } from './config.js';
+import { flagsForFile, readSettings } from './config.js';
 import {
   EXIT_FINDINGS,
   EXIT_INTERRUPTED,
@@ -696,9 +696,10 @@ export async function runTransform(
     );
   }
   // Named files only: the config's ignore (for folder walks) does not apply.
+  const given = flags; // as parsed: each file's own config fills in what they leave out
   const { ignore: _configIgnore, ...settings } = await readSettings(io.cwd, flags);
   flags = { ...flags, ...settings };
-  const pointer = pointerTokens(flags.pointer);
+  pointerTokens(flags.pointer); // a malformed pointer is a usage error before any file
   let args = files;
   if (args.length === 0) {
     if (io.stdin.isTTY === true)
@@ -743,7 +744,8 @@ export async function runTransform(
         interrupted = true;
         break;
       }
-      const outcome = await runFile(input, { op, flags, pointer, mode, io, outTargets, clearOnce });
+      const own = await flagsForFile(io.cwd, given, input); // its config's from/pointer/target
+      const outcome = await runFile(input, { op, ...own, mode, io, outTargets, clearOnce });
       if (mode === 'check' && outcome.changed)
         outcome.exit = worstExit(outcome.exit, EXIT_FINDINGS);
       exit = worstExit(exit, outcome.exit);
