@@ -213,7 +213,10 @@ function conversationFilesIn(
     } catch {
       continue;
     }
-    const own = readIgnoreFiles(folder, walk.names);
+    // The listing says whether there is an ignore file to read: no failed open per folder.
+    const own = entries.some((e) => walk.names.includes(e.name))
+      ? readIgnoreFiles(folder, walk.names)
+      : undefined;
     const layers = own === undefined ? above : [...above, { dir: folder, ig: own }];
     for (const e of entries) {
       const name = e.name;
