@@ -116,6 +116,7 @@ export type { LintConversationOptions } from './lint/api.js';
 export { lintText, lintBytes } from './lint/engine.js';
 export { lintFiles } from './api/lazy.js';
 export type {
+  FileConfig,
   LintInput,
   LintTextInput,
   LintFileRef,

@@ -103,6 +103,7 @@ const TYPES = [
   'DroppedResult',
   'DroppedSystemMessage',
   'EnabledRules',
+  'FileConfig',
   'FileResult',
   'Finding',
   'FindingSeverity',

@@ -7,7 +7,9 @@
  * - `args.json`: the argv array; paths in it are relative to the working folder.
  * - `files/` (optional): copied to a fresh temp folder, which is the working folder.
  *   Git keeps neither `node_modules` nor `.git`, so folders named `_node_modules_`
- *   and `_git_` are copied as `node_modules` and `.git`.
+ *   and `_git_` are copied as `node_modules` and `.git`; files named `_gitignore_` and
+ *   `_histlintignore_` are copied as `.gitignore` and `.histlintignore` (a real one in
+ *   fixtures/ would ignore the project's own files).
  * - `outside/` (optional): copied beside the working folder, reached as `../outside/...`.
  * - `stdin.txt` (optional): standard input (otherwise it is empty and not a terminal).
  * - `expected.json`: `code` and any of the keys of {@link Expected}.
@@ -105,7 +107,12 @@ const names = readdirSync(SCENARIOS)
 const work = realpathSync(mkdtempSync(path.join(tmpdir(), 'histlint-cli-')));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const RENAMES: Record<string, string> = { _node_modules_: 'node_modules', _git_: '.git' };
+const RENAMES: Record<string, string> = {
+  _node_modules_: 'node_modules',
+  _git_: '.git',
+  _gitignore_: '.gitignore',
+  _histlintignore_: '.histlintignore',
+};
 
 function copyTree(from: string, to: string): void {
   mkdirSync(to, { recursive: true });

@@ -89,6 +89,7 @@ describe('schemas/config.v1.schema.json', () => {
     expect(Object.keys(schema.properties).sort()).toEqual(
       [
         '$schema',
+        'extends',
         'files',
         'format',
         'from',
@@ -311,15 +312,36 @@ describe('an invalid config is one readable line and exit 2', () => {
     expect(line).toContain('config.rules["unsafe-url"]: expected one of off|warn|error');
   });
 
-  it('several problems still make one line', async () => {
+  it('several problems make one line each, every one naming the file', async () => {
     const root = makeTree({
       [CONFIG_NAME]: '{"rules": {"unsafe-url": "loud"}, "format": "xml", "extra": true}',
       'w.json': CLEAN,
     });
-    const line = expectOneLineError(await histlint(['lint', 'w.json'], { cwd: root }));
-    expect(line).toContain('config.rules["unsafe-url"]');
-    expect(line).toContain('config.format');
-    expect(line).toContain('config.extra');
+    const r = await histlint(['lint', 'w.json'], { cwd: root });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    for (const line of lines)
+      expect(line).toMatch(new RegExp(`^histlint: .*${CONFIG_NAME}: config\\.`));
+    expect(r.stderr).toContain('config.rules["unsafe-url"]');
+    expect(r.stderr).toContain('config.format');
+    expect(r.stderr).toContain('config.extra');
+  });
+
+  it('a mistyped rule id or key gets a "did you mean"', async () => {
+    const root = makeTree({
+      [CONFIG_NAME]:
+        '{"rules": {"dangling-tool-cal": "error"}, "overrides": [{"files": ["a/**"], "rule": {}}]}',
+      'w.json': CLEAN,
+    });
+    const r = await histlint(['lint', 'w.json'], { cwd: root });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `${CONFIG_NAME}: config.rules["dangling-tool-cal"]: unknown rule; did you mean "dangling-tool-call"?`,
+    );
+    expect(r.stderr).toContain('config.overrides[0].rule: unknown key');
+    expect(r.stderr).toContain('did you mean "rules"?');
   });
 
   it('a config with a BOM is read', async () => {

@@ -3,9 +3,17 @@
  * input expansion, strict reading, and output files. Replacing a file is
  * `safe-write.ts`'s job.
  */
-import { promises as fs, readdirSync, realpathSync, type Dirent } from 'node:fs';
+import {
+  promises as fs,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  type Dirent,
+} from 'node:fs';
 import path from 'node:path';
 import type FastGlob from 'fast-glob';
+import ignoreFiles, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 import { CONFIG_NAME } from '../config/load.js';
 import { KindProbe, type JsonlReader } from '../formats/kit/document.js';
@@ -83,6 +91,93 @@ export interface ExpandOptions {
   expandDirectories?: boolean;
   /** A path that does not exist counts as a pattern that matches nothing (lint); otherwise it is an input that fails to read. */
   missingIsUnmatched?: boolean;
+  /** Folder walks honour `.gitignore` files (default true; `--no-gitignore`). `.histlintignore` files apply either way. */
+  gitignore?: boolean;
+}
+
+/**
+ * Well-known files of other tools: a folder walk or a glob passes over them (counted in one
+ * line); naming one reads it.
+ */
+const TOOL_FILE =
+  /^(?:package\.json|package-lock\.json|npm-shrinkwrap\.json|tsconfig(?:\..*)?\.json|jsconfig\.json|\.eslintrc\.json|composer\.json|.*\.schema\.json|histlint-suppressions\.json)$/;
+
+/** True for a file name {@link TOOL_FILE} lists. */
+export function isToolFile(name: string): boolean {
+  return TOOL_FILE.test(name);
+}
+
+/** The ignore files a folder walk reads, in each folder it enters. */
+function ignoreFileNames(gitignore: boolean): string[] {
+  return gitignore ? ['.gitignore', '.histlintignore'] : ['.histlintignore'];
+}
+
+/** The ignore files of one folder, or undefined when it has none. */
+function readIgnoreFiles(folder: string, names: readonly string[]): Ignore | undefined {
+  let ig: Ignore | undefined;
+  for (const name of names) {
+    let text: string;
+    try {
+      text = readFileSync(path.join(folder, name), 'utf8');
+    } catch {
+      continue;
+    }
+    ig ??= ignoreFiles();
+    ig.add(text);
+  }
+  return ig;
+}
+
+/** The ignore files of a folder and where they apply from. */
+interface IgnoreLayer {
+  dir: string;
+  ig: Ignore;
+}
+
+/**
+ * The ignore files that apply to a walk of `dir` from the folders above it: up to the top of
+ * its git repository (the nearest folder above with `.git`), else the working folder when
+ * `dir` is inside it, else none. Outermost first.
+ */
+function ancestorIgnores(dir: string, cwd: string, names: readonly string[]): IgnoreLayer[] {
+  const chain: string[] = [];
+  let top: string | undefined;
+  for (let d = path.dirname(dir); ; d = path.dirname(d)) {
+    chain.push(d);
+    if (existsSync(path.join(d, '.git'))) {
+      top = d;
+      break;
+    }
+    if (path.dirname(d) === d) break;
+  }
+  if (existsSync(path.join(dir, '.git'))) return [];
+  if (top === undefined) {
+    const rel = path.relative(cwd, dir);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return [];
+    chain.length = chain.indexOf(cwd) + 1;
+  }
+  const out: IgnoreLayer[] = [];
+  for (const d of chain.reverse()) {
+    const ig = readIgnoreFiles(d, names);
+    if (ig !== undefined) out.push({ dir: d, ig });
+  }
+  return out;
+}
+
+/**
+ * Whether ignore files ignore a path (a file, or a folder when `isDir`), as git decides: the
+ * deepest file that has a say wins, and a `!` pattern re-includes.
+ */
+function ignoredBy(layers: readonly IgnoreLayer[], absolute: string, isDir: boolean): boolean {
+  for (let k = layers.length - 1; k >= 0; k--) {
+    const { dir, ig } = layers[k]!;
+    const rel = toPosix(path.relative(dir, absolute));
+    if (rel === '' || rel.startsWith('..')) continue;
+    const r = ig.test(isDir ? `${rel}/` : rel);
+    if (r.ignored) return true;
+    if (r.unignored) return false;
+  }
+  return false;
 }
 
 /** fast-glob, loaded on first use: a run over named files never needs it. */
@@ -106,33 +201,38 @@ function conversationFilesIn(
   dir: string,
   prefix: string,
   ignored: ((absolute: string) => boolean) | undefined,
+  walk: { layers: IgnoreLayer[]; names: readonly string[]; toolFiles: string[] },
 ): string[] {
   const out: string[] = [];
-  const todo: [string, string][] = [[dir, prefix]];
+  const todo: [string, string, IgnoreLayer[]][] = [[dir, prefix, walk.layers]];
   while (todo.length > 0) {
-    const [folder, rel] = todo.pop()!;
+    const [folder, rel, above] = todo.pop()!;
     let entries: Dirent[];
     try {
       entries = readdirSync(folder, { withFileTypes: true });
     } catch {
       continue;
     }
+    // The listing says whether there is an ignore file to read: no failed open per folder.
+    const own = entries.some((e) => walk.names.includes(e.name))
+      ? readIgnoreFiles(folder, walk.names)
+      : undefined;
+    const layers = own === undefined ? above : [...above, { dir: folder, ig: own }];
     for (const e of entries) {
       const name = e.name;
       if (name.startsWith('.')) continue;
       const relPath = rel + name;
       if (e.isDirectory()) {
         const sub = path.join(folder, name);
-        if (name !== 'node_modules' && !ignored?.(sub)) todo.push([sub, relPath + '/']);
+        if (name !== 'node_modules' && !ignored?.(sub) && !ignoredBy(layers, sub, true))
+          todo.push([sub, relPath + '/', layers]);
         continue;
       }
-      if (
-        e.isFile() &&
-        CONVERSATION_FILE.test(name) &&
-        name !== CONFIG_NAME &&
-        !ignored?.(path.join(folder, name))
-      )
-        out.push(relPath);
+      if (!e.isFile() || !CONVERSATION_FILE.test(name) || name === CONFIG_NAME) continue;
+      const file = path.join(folder, name);
+      if (ignored?.(file) || ignoredBy(layers, file, false)) continue;
+      if (isToolFile(name)) walk.toolFiles.push(name);
+      else out.push(relPath);
     }
   }
   return out.sort();
@@ -211,85 +311,109 @@ export async function expandInputs(
     if (options.errorOnUnmatched !== false)
       throw new UsageError(`no files match the pattern "${arg}"${why}`);
   };
-  for (const arg of args) {
-    firstArgument = out.length === 0;
-    if (arg === '-') {
-      if (out.some((i) => i.absolute === undefined))
-        throw new UsageError('"-" (standard input) is given more than once');
-      out.push({ display: options.stdinName ?? '<stdin>' });
-      continue;
-    }
-    const absolute = path.resolve(base, arg);
-    const rel = toPosix(path.relative(base, absolute));
-    const glob = hasGlobChars(arg) && !(await exists(absolute));
-    // A path (not a glob) inside node_modules or .git, or ignored, is skipped with a word on why.
-    if (!glob && (insideIgnoredFolder(absolute) || userIgnored?.(absolute) === true)) {
-      const why = insideIgnoredFolder(absolute)
-        ? 'node_modules and .git are never read'
-        : 'it matches an ignore pattern';
-      print(io.stderr, `histlint: ${toPosix(arg)}: skipped (${why})\n`);
-      continue;
-    }
-    const stat = await fs.stat(absolute).catch(() => undefined);
-    const display = base === io.cwd ? arg : shown(absolute);
-    if (stat?.isDirectory() && options.expandDirectories) {
-      // Walked from the base folder's view, so ignore patterns (relative to it) apply inside the folder too.
-      const inside = rel.startsWith('..') || path.isAbsolute(rel) ? null : rel;
-      const root = inside === null ? absolute : base;
-      const matches = conversationFilesIn(
-        absolute,
-        inside === null || inside === '' ? '' : `${inside}/`,
-        userIgnored,
-      );
-      if (matches.length === 0) unmatched(arg);
-      const prefix = root.endsWith(path.sep) ? root : root + path.sep;
-      const relativeToCwd = root === io.cwd;
-      for (const m of matches) {
-        const abs = prefix + (path.sep === '/' ? m : m.split('/').join(path.sep));
-        add(abs, relativeToCwd ? m : shown(abs));
-      }
-      continue;
-    }
-    // A name that exists but cannot be followed (a symlink loop) is still an input; reading it reports the problem.
-    const present =
-      stat !== undefined ||
-      (await fs.lstat(absolute).then(
-        () => true,
-        () => false,
-      ));
-    if (present || (!hasGlobChars(arg) && !options.missingIsUnmatched)) {
-      add(absolute, display);
-      continue;
-    }
-    if (!hasGlobChars(arg)) {
-      unmatched(arg);
-      continue;
-    }
-    const fg = await loadGlob();
-    const found = await fg(arg, {
-      cwd: base,
-      ignore: ALWAYS_IGNORED,
-      dot: false,
-      onlyFiles: true,
-      followSymbolicLinks: false,
-      suppressErrors: true,
-      unique: true,
-    });
-    // histlint's own config is no conversation: a glob or folder never yields it (naming it does).
-    const matches = found.filter(
-      (m) => path.posix.basename(m) !== CONFIG_NAME && !userIgnored?.(path.resolve(base, m)),
-    );
-    if (matches.length === 0) {
-      unmatched(arg);
-      continue;
-    }
-    matches.sort();
-    for (const m of matches) {
-      const abs = path.resolve(base, m);
-      add(abs, base === io.cwd ? m : shown(abs));
-    }
+  const names = ignoreFileNames(options.gitignore !== false);
+  // Tool files a walk or a glob passed over: one line for all of them, at the end.
+  const toolFiles: string[] = [];
+  try {
+    await expandEach();
+  } finally {
+    if (toolFiles.length > 0) print(io.stderr, toolFilesLine(toolFiles));
   }
   return out;
+
+  async function expandEach(): Promise<void> {
+    for (const arg of args) {
+      firstArgument = out.length === 0;
+      if (arg === '-') {
+        if (out.some((i) => i.absolute === undefined))
+          throw new UsageError('"-" (standard input) is given more than once');
+        out.push({ display: options.stdinName ?? '<stdin>' });
+        continue;
+      }
+      const absolute = path.resolve(base, arg);
+      const rel = toPosix(path.relative(base, absolute));
+      const glob = hasGlobChars(arg) && !(await exists(absolute));
+      // A path (not a glob) inside node_modules or .git, or ignored, is skipped with a word on why.
+      if (!glob && (insideIgnoredFolder(absolute) || userIgnored?.(absolute) === true)) {
+        const why = insideIgnoredFolder(absolute)
+          ? 'node_modules and .git are never read'
+          : 'it matches an ignore pattern';
+        print(io.stderr, `histlint: ${toPosix(arg)}: skipped (${why})\n`);
+        continue;
+      }
+      const stat = await fs.stat(absolute).catch(() => undefined);
+      const display = base === io.cwd ? arg : shown(absolute);
+      if (stat?.isDirectory() && options.expandDirectories) {
+        // Walked from the base folder's view, so ignore patterns (relative to it) apply inside the folder too.
+        const inside = rel.startsWith('..') || path.isAbsolute(rel) ? null : rel;
+        const root = inside === null ? absolute : base;
+        const matches = conversationFilesIn(
+          absolute,
+          inside === null || inside === '' ? '' : `${inside}/`,
+          userIgnored,
+          { layers: ancestorIgnores(absolute, io.cwd, names), names, toolFiles },
+        );
+        if (matches.length === 0) unmatched(arg);
+        const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+        const relativeToCwd = root === io.cwd;
+        for (const m of matches) {
+          const abs = prefix + (path.sep === '/' ? m : m.split('/').join(path.sep));
+          add(abs, relativeToCwd ? m : shown(abs));
+        }
+        continue;
+      }
+      // A name that exists but cannot be followed (a symlink loop) is still an input; reading it reports the problem.
+      const present =
+        stat !== undefined ||
+        (await fs.lstat(absolute).then(
+          () => true,
+          () => false,
+        ));
+      if (present || (!hasGlobChars(arg) && !options.missingIsUnmatched)) {
+        add(absolute, display);
+        continue;
+      }
+      if (!hasGlobChars(arg)) {
+        unmatched(arg);
+        continue;
+      }
+      const fg = await loadGlob();
+      const found = await fg(arg, {
+        cwd: base,
+        ignore: ALWAYS_IGNORED,
+        dot: false,
+        onlyFiles: true,
+        followSymbolicLinks: false,
+        suppressErrors: true,
+        unique: true,
+      });
+      // histlint's own config is no conversation: a glob or folder never yields it (naming it does).
+      const matches = found.filter((m) => {
+        const name = path.posix.basename(m);
+        if (name === CONFIG_NAME || userIgnored?.(path.resolve(base, m)) === true) return false;
+        if (!isToolFile(name)) return true;
+        toolFiles.push(name);
+        return false;
+      });
+      if (matches.length === 0) {
+        unmatched(arg);
+        continue;
+      }
+      matches.sort();
+      for (const m of matches) {
+        const abs = path.resolve(base, m);
+        add(abs, base === io.cwd ? m : shown(abs));
+      }
+    }
+  }
+}
+
+/** The one line that says which tool files a walk or glob passed over. */
+function toolFilesLine(names: readonly string[]): string {
+  const distinct = [...new Set(names)].sort();
+  const listed = distinct.slice(0, 3).join(', ') + (distinct.length > 3 ? ', …' : '');
+  const count = names.length === 1 ? '1 tool file' : `${names.length} tool files`;
+  return `histlint: skipped ${count} (${listed}); name one to lint it\n`;
 }
 
 /** True when something is at `file` (a link to nothing included). */

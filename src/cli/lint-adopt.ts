@@ -225,10 +225,10 @@ export class CacheRun {
   }
 
   /** The files to lint: those not unchanged since a clean run with the same options. */
-  select(
+  async select(
     files: readonly LintFileRef[],
-    optionsFor: (absolute: string) => LintOptions,
-  ): readonly LintFileRef[] {
+    optionsFor: (absolute: string) => LintOptions | Promise<LintOptions>,
+  ): Promise<readonly LintFileRef[]> {
     this.order = files;
     const out: LintFileRef[] = [];
     for (const ref of files) {
@@ -244,7 +244,7 @@ export class CacheRun {
         out.push(ref);
         continue;
       }
-      const options = optionsHash(optionsFor(ref.absolute));
+      const options = optionsHash(await optionsFor(ref.absolute));
       this.seen.set(ref.absolute, { sha256, options });
       const entry = this.entries[keyOf(this.io, ref.absolute)];
       if (entry !== undefined && isFresh(entry, sha256, options, this.version)) {

@@ -2,7 +2,7 @@
  * `histlint lint`: config, inputs, the engine over every file, `--fix`,
  * the reporter, the exit code (SPEC §3, §5.2).
  */
-import { loadCliConfig } from './config.js';
+import { cliConfigs } from './config.js';
 import {
   REPORTER_NAMES,
   TARGET_CHOICES,
@@ -31,7 +31,11 @@ import type { LintResults } from '../reporters/types.js';
 import { RULES, ruleById, ruleDocsUrl } from '../rules/index.js';
 import { colorLevel } from './color.js';
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
-import { InputPaths, print, readStdin, writeOutputFile, type Io } from './io.js';
+import { InputPaths, print, readStdin, toPosix, writeOutputFile, type Io } from './io.js';
+import { readSettingsFor } from './config.js';
+import { SeverityResolver } from '../lint/severity.js';
+import type { Severity } from '../rules/rule.js';
+import path from 'node:path';
 import { openForReplace, RefusedWrite, type Replaceable } from './safe-write.js';
 import { pointerTokens } from './options.js';
 import { parseRuleFlags } from './rule-flags.js';
@@ -64,6 +68,10 @@ export interface LintFlags extends AdoptFlags {
   jobs?: number;
   shard?: string;
   progress?: boolean;
+  /** `--print-config FILE`: print that file's effective config and lint nothing. */
+  printConfig?: string;
+  /** `--no-gitignore` makes it false: folder walks read what .gitignore ignores. */
+  gitignore?: boolean;
 }
 
 function checkChoice<T extends string>(
@@ -82,14 +90,15 @@ export async function runLint(
   flags: LintFlags,
   io: Io,
 ): Promise<number> {
-  const loaded = await loadCliConfig(io.cwd, flags.config);
+  // Each file's config is the nearest above it; the working folder's gives files, ignore and format.
+  const configs = cliConfigs(io.cwd, flags.config);
+  const loaded = await configs.root();
   const config: Config = loaded.config;
   const format = flags.format ?? config.format ?? 'stylish';
   checkChoice('--format', format, REPORTER_NAMES);
-  const target = flags.target ?? config.target ?? 'auto';
-  checkChoice('--target', target, TARGET_CHOICES);
+  checkChoice('--target', flags.target, TARGET_CHOICES);
   const rules = parseRuleFlags(flags.rule ?? []);
-  const pointer = pointerTokens(flags.pointer ?? config.pointer);
+  if (flags.printConfig !== undefined) return printConfig(flags.printConfig, flags, rules, io);
 
   // --fix-dry-run and --diff compute the fixes and write nothing.
   if (flags.fixDryRun && flags.fix)
@@ -128,27 +137,30 @@ export async function runLint(
     cwd: io.cwd,
     config,
     configDir: loaded.dir,
+    configFor: (absolute) => configs.forFile(absolute),
     rules,
-    target,
-    pointer,
     leavePending: flags.leavePending === true,
     ignore: flags.ignore ?? [],
     errorOnUnmatchedPattern: flags.errorOnUnmatchedPattern !== false,
+    gitignore: flags.gitignore !== false,
     onWarning: (message) => print(io.stderr, `${message}\n`),
-    select: (files) => {
+    select: async (files) => {
       // The report never replaces an input (one run's report, linted by the next, is one).
       if (flags.outputFile !== undefined)
         new InputPaths(files).refuseOutput(io, '-o', flags.outputFile);
-      if (flags.shard === undefined) return cache?.select(files, lintOptionsFor(options)) ?? files;
+      if (flags.shard === undefined)
+        return (await cache?.select(files, lintOptionsFor(options))) ?? files;
       const shard = parseShard(flags.shard);
       if (shard === null)
         throw new UsageError(`--shard "${flags.shard}": expected i/n with 1 <= i <= n`);
       const sharded = shardOf(files, shard);
-      return cache?.select(sharded, lintOptionsFor(options)) ?? sharded;
+      return (await cache?.select(sharded, lintOptionsFor(options))) ?? sharded;
     },
   };
-  const from = flags.from ?? config.from;
-  if (from !== undefined) options.from = from;
+  // Flags over every file's config; each file's config (and its overrides) gives the rest.
+  if (flags.target !== undefined) options.target = flags.target;
+  if (flags.pointer !== undefined) options.pointer = pointerTokens(flags.pointer);
+  if (flags.from !== undefined) options.from = flags.from;
   if (flags.jobs !== undefined) options.jobs = flags.jobs;
   if (io.signal !== undefined) options.signal = io.signal;
   // Standard input is one text, read before the run: no progress to show.
@@ -178,7 +190,7 @@ export async function runLint(
       exit = EXIT_USAGE;
     }
     if (optionsFor !== undefined && absolute !== undefined && result.findings.length > 0) {
-      const fixed = await applyFix(absolute, result, optionsFor(absolute), io, {
+      const fixed = await applyFix(absolute, result, await optionsFor(absolute), io, {
         write: writing,
         diff: flags.diff === true,
         breakLinks: flags.breakLinks,
@@ -238,6 +250,42 @@ export async function runLint(
     exit = Math.max(exit, EXIT_FINDINGS);
   }
   return exit;
+}
+
+/**
+ * `--print-config FILE`: the settings linting FILE would use (its config after `extends`, with
+ * the matching `overrides` and the flags applied), as JSON on standard output.
+ */
+async function printConfig(
+  file: string,
+  flags: LintFlags,
+  cliRules: ReadonlyMap<string, Severity>,
+  io: Io,
+): Promise<number> {
+  const absolute = path.resolve(io.cwd, file);
+  const configs = cliConfigs(io.cwd, flags.config);
+  const loaded = await configs.forFile(absolute);
+  const root = await configs.root();
+  const read = await readSettingsFor(configs, absolute, flags);
+  const enabled = new SeverityResolver(
+    loaded.config,
+    loaded.dir,
+    cliRules,
+    loaded.overrideDirs,
+  ).forFile(absolute);
+  const shown = (f: string): string => toPosix(path.relative(io.cwd, f) || f);
+  const out = {
+    file: toPosix(file),
+    config: loaded.file === undefined ? null : shown(loaded.file),
+    extends: (loaded.extended ?? []).map(shown),
+    from: read.from ?? 'auto',
+    pointer: read.pointer ?? '',
+    target: read.target ?? 'auto',
+    format: flags.format ?? root.config.format ?? 'stylish',
+    rules: Object.fromEntries(RULES.map((r) => [r.meta.id, enabled.get(r.meta.id) ?? 'off'])),
+  };
+  print(io.stdout, `${JSON.stringify(out, null, 2)}\n`);
+  return EXIT_OK;
 }
 
 /** The option that asked for the fixes, for messages. */

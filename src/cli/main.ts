@@ -6,6 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerConvert } from './commands/convert.js';
 import { registerId } from './commands/id.js';
+import { registerInit } from './commands/init.js';
 import { registerLint } from './commands/lint.js';
 import { registerMergeReports } from './commands/merge-reports.js';
 import { registerNormalize } from './commands/normalize.js';
@@ -59,6 +60,7 @@ function buildProgram(ctx: CommandContext): Command {
   registerSchema(program, ctx);
   registerId(program, ctx);
   registerRules(program, ctx);
+  registerInit(program, ctx);
   registerRun(program, ctx);
   registerMergeReports(program, ctx);
   return program;
@@ -104,7 +106,8 @@ async function runProgram(io: Io): Promise<number> {
       return e.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     }
     if (e instanceof UsageError) {
-      print(io.stderr, `histlint: error: ${e.message}\n`);
+      // A config error may be several problems: one line each.
+      for (const line of e.message.split('\n')) print(io.stderr, `histlint: error: ${line}\n`);
       return EXIT_USAGE;
     }
     print(io.stderr, `histlint: error: internal error: ${oneLine(e)}\n`);

@@ -51,7 +51,8 @@ export function addReadOptions(cmd: Command): Command {
       'name standard input in reports (its extension picks JSON or JSONL)',
     )
     .option('--color', 'force colored output')
-    .option('--no-color', 'disable colored output');
+    .option('--no-color', 'disable colored output')
+    .option('--no-gitignore', 'read files .gitignore ignores (.histlintignore still applies)');
 }
 
 /** Output and report options of normalize, sanitize and trim (SPEC §5.1). */

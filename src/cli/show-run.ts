@@ -4,7 +4,7 @@
  * `--format json` gives the same timeline as data.
  */
 import path from 'node:path';
-import { loadCliConfig } from './config.js';
+import { cliConfigs, readSettingsFor } from './config.js';
 import { detectFormat } from '../formats/detect.js';
 import { targetFor, type ConversationFormat } from '../formats/format.js';
 import { countFindings, lintBytes, lintText, type Finding } from '../lint/engine.js';
@@ -45,6 +45,8 @@ import {
 
 /** The flags of `histlint show`. */
 export interface ShowFlags {
+  /** `--no-gitignore` makes it false: folder walks read what .gitignore ignores. */
+  gitignore?: boolean;
   from?: string;
   pointer?: string;
   stdinFilename?: string;
@@ -105,12 +107,14 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
       throw new UsageError('show needs a file (or "-" for standard input)');
     args = ['-'];
   } else args = [file];
-  const loaded = await loadCliConfig(io.cwd, flags.config);
+  const configs = cliConfigs(io.cwd, flags.config);
+  const root = await configs.root();
   // A folder or a glob is walked as lint walks it; it must come to one file.
   const inputs = await expandInputs(args, io, {
     ...(flags.stdinFilename === undefined ? {} : { stdinName: flags.stdinFilename }),
-    ignore: [{ patterns: loaded.config.ignore ?? [], base: loaded.dir }],
+    ignore: [{ patterns: root.config.ignore ?? [], base: root.dir }],
     expandDirectories: true,
+    gitignore: flags.gitignore !== false,
   });
   if (inputs.length === 0) throw new UsageError('show needs a file');
   if (inputs.length > 1) {
@@ -120,18 +124,21 @@ export async function runShow(file: string | undefined, flags: ShowFlags, io: Io
     );
   }
   const input = inputs[0]!;
-  const pointer = pointerTokens(flags.pointer ?? loaded.config.pointer);
-  const from = flags.from ?? loaded.config.from;
-  const targetChoice = flags.target ?? loaded.config.target ?? 'auto';
-  // Standard input is matched against the config's overrides by its --stdin-filename, as lint does.
+  // The file's own config (the nearest above it); standard input is matched by its --stdin-filename, as lint does.
+  const where =
+    input.absolute ??
+    (flags.stdinFilename === undefined ? undefined : path.resolve(io.cwd, flags.stdinFilename));
+  const loaded = await configs.forFile(where);
+  const read = await readSettingsFor(configs, where, flags);
+  const pointer = pointerTokens(read.pointer);
+  const from = read.from;
+  const targetChoice = read.target ?? 'auto';
   const rules = new SeverityResolver(
     loaded.config,
     loaded.dir,
     parseRuleFlags(flags.rule ?? []),
-  ).forFile(
-    input.absolute ??
-      (flags.stdinFilename === undefined ? undefined : path.resolve(io.cwd, flags.stdinFilename)),
-  );
+    loaded.overrideDirs,
+  ).forFile(where);
   const c = chalkFor(flags.color, io.env, io.stdout);
   const columns = terminalColumns(io);
   const width: TimelineWidth =

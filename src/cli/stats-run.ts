@@ -20,7 +20,8 @@ import {
 } from '../formats/kit/document.js';
 import { SourceError } from '../model/errors.js';
 import type { Message } from '../model/types.js';
-import { readSettings } from './config.js';
+import path from 'node:path';
+import { cliConfigs, readSettings, readSettingsFor } from './config.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './exit-codes.js';
 import {
   expandInputs,
@@ -37,6 +38,8 @@ import { displayWidth, terminalSafe } from './terminal-text.js';
 
 /** The flags of `histlint stats`. */
 export interface StatsFlags {
+  /** `--no-gitignore` makes it false: folder walks read what .gitignore ignores. */
+  gitignore?: boolean;
   from?: string;
   pointer?: string;
   /** `--config`: where `from` and `pointer` default from. */
@@ -180,15 +183,17 @@ export async function runStats(
 ): Promise<number> {
   if (patterns.length === 0)
     throw new UsageError('stats needs file patterns (or "-" for standard input)');
-  const { ignore: configIgnore, ...settings } = await readSettings(io.cwd, flags);
-  flags = { ...flags, ...settings };
-  const pointer = pointerTokens(flags.pointer);
+  const { ignore: configIgnore } = await readSettings(io.cwd, flags);
+  // Each file's from and pointer: the flags, else its own config's (the nearest above it).
+  const configs = cliConfigs(io.cwd, flags.config);
+  pointerTokens(flags.pointer); // a malformed --pointer is a usage error before any file
   const inputs = await expandInputs(patterns, io, {
     ...(flags.stdinFilename === undefined ? {} : { stdinName: flags.stdinFilename }),
     // Like lint: the config's ignore (from its folder), then --ignore (from the working folder).
     ignore: [configIgnore, { patterns: flags.ignore ?? [], base: io.cwd }],
     errorOnUnmatched: flags.errorOnUnmatchedPattern !== false,
     expandDirectories: true,
+    gitignore: flags.gitignore !== false,
   });
   const countTokens = await loadTokenCounter(flags.tokenizer ?? 'o200k_base');
   const rows: FileStats[] = [];
@@ -222,10 +227,16 @@ export async function runStats(
       for (const r of pairing.results) if (r.status === 'orphan') row.orphans++;
       return { messages, changed: false };
     };
+    const read = await readSettingsFor(
+      configs,
+      input.absolute ??
+        (flags.stdinFilename === undefined ? undefined : path.resolve(io.cwd, flags.stdinFilename)),
+      flags,
+    );
     const options: MapOptions = {
-      pointer,
+      pointer: pointerTokens(read.pointer),
       writing: false,
-      ...(flags.from === undefined ? {} : { from: flags.from }),
+      ...(read.from === undefined ? {} : { from: read.from }),
     };
     // The lines that could not be read are said once the file is read: a file that cannot be
     // read at all (bytes that are not UTF-8 on a later line) says only that.

@@ -28,7 +28,7 @@ import { escapePointerToken } from '../model/pointer.js';
 import { terminalSafe } from '../reporters/terminal.js';
 import { chalkFor } from './color.js';
 import { colorDiff, unifiedDiff } from './diff.js';
-import { readSettings } from './config.js';
+import { flagsForFile, readSettings } from './config.js';
 import {
   EXIT_FINDINGS,
   EXIT_INTERRUPTED,
@@ -65,6 +65,8 @@ import { oneLine, pointerTokens } from './options.js';
 
 /** Flags every file operation shares. */
 export interface TransformFlags {
+  /** `--no-gitignore` makes it false: folder walks read what .gitignore ignores. */
+  gitignore?: boolean;
   outputFile?: string;
   outDir?: string;
   write?: boolean;
@@ -776,9 +778,10 @@ export async function runTransform(
       `--report-format: expected one of human|json, got "${flags.reportFormat}"`,
     );
   }
+  const given = flags; // as parsed: each file's own config fills in what they leave out
   const { ignore: configIgnore, ...settings } = await readSettings(io.cwd, flags);
   flags = { ...flags, ...settings };
-  const pointer = pointerTokens(flags.pointer);
+  pointerTokens(flags.pointer); // a malformed pointer is a usage error before any file
   let args = files;
   if (args.length === 0) {
     if (io.stdin.isTTY === true)
@@ -791,6 +794,7 @@ export async function runTransform(
     ignore: [configIgnore, { patterns: flags.ignore ?? [], base: io.cwd }],
     errorOnUnmatched: flags.errorOnUnmatchedPattern !== false,
     expandDirectories: true,
+    gitignore: flags.gitignore !== false,
   });
   if (inputs.length === 0) throw new UsageError(`${op.name}: no input files`);
   const mode = chooseMode(flags, inputs, inputs.length > 1 || (await namesAFolder(args, io)));
@@ -826,7 +830,8 @@ export async function runTransform(
         interrupted = true;
         break;
       }
-      const outcome = await runFile(input, { op, flags, pointer, mode, io, outTargets, clearOnce });
+      const own = await flagsForFile(io.cwd, given, input); // its config's from/pointer/target
+      const outcome = await runFile(input, { op, ...own, mode, io, outTargets, clearOnce });
       if (dryRun(mode) && outcome.changed) outcome.exit = worstExit(outcome.exit, EXIT_FINDINGS);
       exit = worstExit(exit, outcome.exit);
       counts.files++;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { JsonParseError, parseJson } from '../model/json.js';
 import { LineIndex } from '../model/positions.js';
+import { didYouMean } from '../model/suggest.js';
 import type * as SchemaModuleNs from './schema.js';
 import type { Config } from './schema.js';
 
@@ -24,13 +25,25 @@ export interface LoadedConfig {
   file?: string;
   /** The folder patterns in the config are relative to. */
   dir: string;
+  /**
+   * The folder each `overrides` entry's `files` are relative to, when not all are `dir`: an
+   * entry inherited through `extends` keeps its own config's folder.
+   */
+  overrideDirs?: string[];
+  /** The config files `extends` read, nearest first (absent: none). */
+  extended?: string[];
 }
 
-/** A config problem: printed as one line, exit 2. */
+/** A config problem: one line per problem (each names the file and the key), exit 2. */
 export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
+  /** The problems, one line each. */
+  readonly lines: string[];
+
+  constructor(message: string | readonly string[]) {
+    const lines = typeof message === 'string' ? [message] : [...message];
+    super(lines.join('\n'));
     this.name = 'ConfigError';
+    this.lines = lines;
   }
 }
 
@@ -47,44 +60,60 @@ function keyPath(p: readonly PropertyKey[]): string {
   return out;
 }
 
-/** The keys an object at a config path accepts, for error messages. */
-function acceptedKeys(p: readonly PropertyKey[], schema: SchemaModule): string {
-  const last = p[p.length - 1];
-  if (last === 'rules') return 'a rule id (see "histlint rules")';
-  if (p.length === 2 && p[0] === 'overrides') return 'one of files|rules';
-  return `one of ${Object.keys(schema.ConfigSchema.shape).join('|')}`;
+/** The keys an object at a config path accepts. */
+function knownKeys(p: readonly PropertyKey[], schema: SchemaModule): string[] {
+  if (p.length === 2 && p[0] === 'overrides') return Object.keys(schema.OverrideSchema.shape);
+  return Object.keys(schema.ConfigSchema.shape);
 }
 
-/** One readable line per zod issue. */
-export function describeIssue(issue: z.core.$ZodIssue, schema: SchemaModule): string {
+/** The keys an object at a config path accepts, for error messages. */
+function acceptedKeys(p: readonly PropertyKey[], schema: SchemaModule): string {
+  return `one of ${knownKeys(p, schema).join('|')}`;
+}
+
+/** The rule ids, for "did you mean". */
+async function ruleIds(): Promise<string[]> {
+  const { RULES } = await import('../rules/index.js');
+  return RULES.map((r) => r.meta.id);
+}
+
+/** Readable lines for one zod issue (one per unknown key). */
+export function describeIssue(
+  issue: z.core.$ZodIssue,
+  schema: SchemaModule,
+  rules: readonly string[] = [],
+): string[] {
   const where = keyPath(issue.path);
   switch (issue.code) {
     case 'invalid_value':
-      return `${where}: expected one of ${issue.values.map(String).join('|')}`;
+      return [`${where}: expected one of ${issue.values.map(String).join('|')}`];
     case 'unrecognized_keys':
-      return issue.keys
-        .map(
-          (k) =>
-            `${keyPath([...issue.path, k])}: unknown key (expected ${acceptedKeys(issue.path, schema)})`,
-        )
-        .join('; ');
+      return issue.keys.map((k) =>
+        issue.path[issue.path.length - 1] === 'rules'
+          ? `${keyPath([...issue.path, k])}: unknown rule${didYouMean(k, rules) || ' (see "histlint rules")'}`
+          : `${keyPath([...issue.path, k])}: unknown key (expected ${acceptedKeys(issue.path, schema)})${didYouMean(k, knownKeys(issue.path, schema))}`,
+      );
     case 'invalid_type':
       // zod's "record" is a JSON object to the person editing the file.
-      return `${where}: expected ${issue.expected === 'record' ? 'object' : issue.expected}`;
+      return [`${where}: expected ${issue.expected === 'record' ? 'object' : issue.expected}`];
     case 'too_small':
-      return `${where}: must not be empty`;
+      return [`${where}: must not be empty`];
     default:
-      return `${where}: ${issue.message}`;
+      return [`${where}: ${issue.message}`];
   }
 }
 
-/** Validates a parsed config value. Throws {@link ConfigError}. */
+/** Validates a parsed config value. Throws {@link ConfigError}, one line per problem. */
 export async function validateConfig(value: unknown, file: string): Promise<Config> {
   const schema = await import('./schema.js');
   const result = schema.ConfigSchema.safeParse(value);
   if (!result.success) {
-    const text = result.error.issues.map((i) => describeIssue(i, schema)).join('; ');
-    throw new ConfigError(`${file}: invalid config: ${text}`);
+    const rules = await ruleIds();
+    throw new ConfigError(
+      result.error.issues
+        .flatMap((i) => describeIssue(i, schema, rules))
+        .map((line) => `${file}: ${line}`),
+    );
   }
   return result.data;
 }
@@ -138,17 +167,113 @@ export async function findConfig(cwd: string): Promise<string | undefined> {
   }
 }
 
+/** The path of a config as messages show it: relative to the working folder when inside it. */
+function shownPath(cwd: string, file: string): string {
+  const rel = path.relative(cwd, file);
+  return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? file : rel;
+}
+
+/**
+ * Reads a config file and what it `extends` (a path relative to it): the extended config's
+ * settings first, then this one's (`rules` merged key by key, `overrides` appended; `files` and
+ * `ignore` are each config's own). A cycle is a config error.
+ */
+async function readWithExtends(
+  file: string,
+  shown: string,
+  cwd: string,
+  chain: readonly string[] = [],
+): Promise<LoadedConfig> {
+  const own = await readConfigFile(file, shown);
+  const dir = path.dirname(file);
+  if (own.extends === undefined) return { config: own, file, dir };
+  const baseFile = path.resolve(dir, own.extends);
+  const seen = [...chain, file];
+  if (seen.includes(baseFile))
+    throw new ConfigError(
+      `${shown}: config.extends: "${own.extends}" makes a cycle (${[...seen, baseFile].map((f) => shownPath(cwd, f)).join(' -> ')})`,
+    );
+  let base: LoadedConfig;
+  try {
+    base = await readWithExtends(baseFile, shownPath(cwd, baseFile), cwd, seen);
+  } catch (e) {
+    // A missing extended file is this config's problem: name the key that points at it.
+    if (e instanceof ConfigError && /cannot read config/.test(e.message) && e.lines.length === 1)
+      throw new ConfigError(`${shown}: config.extends: ${e.message}`);
+    throw e;
+  }
+  const { extends: _extends, ...mine } = own;
+  const { files: _files, ignore: _ignore, $schema: _schema, ...inherited } = base.config;
+  const config: Config = { ...inherited, ...mine };
+  if (base.config.rules !== undefined || own.rules !== undefined)
+    config.rules = { ...base.config.rules, ...own.rules };
+  const baseOverrides = base.config.overrides ?? [];
+  if (baseOverrides.length > 0 || own.overrides !== undefined)
+    config.overrides = [...baseOverrides, ...(own.overrides ?? [])];
+  const baseDirs = base.overrideDirs ?? baseOverrides.map(() => base.dir);
+  const out: LoadedConfig = { config, file, dir, extended: [baseFile, ...(base.extended ?? [])] };
+  if (baseDirs.some((d) => d !== dir))
+    out.overrideDirs = [...baseDirs, ...(own.overrides ?? []).map(() => dir)];
+  return out;
+}
+
 /** Loads `--config FILE`, or the config found upward from `cwd`, or an empty one. */
 export async function loadConfig(cwd: string, explicit?: string): Promise<LoadedConfig> {
   if (explicit !== undefined) {
     const file = path.resolve(cwd, explicit);
-    return { config: await readConfigFile(file, explicit), file, dir: path.dirname(file) };
+    return readWithExtends(file, explicit, cwd);
   }
   const found = await findConfig(cwd);
   if (found === undefined) return { config: {}, dir: cwd };
-  return {
-    config: await readConfigFile(found, path.relative(cwd, found) || found),
-    file: found,
-    dir: path.dirname(found),
-  };
+  return readWithExtends(found, path.relative(cwd, found) || found, cwd);
+}
+
+/**
+ * The config of each file (ESLint's flat config in subfolders, Ruff): the nearest
+ * `histlint.config.json` at or above the file's folder, looked for up to the working folder;
+ * above that, and for files outside it, the working folder's config (found upward from it).
+ * `--config FILE` is every file's config. The nearest config wins whole (no cascade) but for
+ * what it `extends`. Folders and files are looked up once.
+ */
+export class ConfigResolver {
+  private readonly cwd: string;
+  private rootConfig: Promise<LoadedConfig> | undefined;
+  private readonly byFolder = new Map<string, Promise<LoadedConfig>>();
+
+  constructor(
+    cwd: string,
+    private readonly explicit?: string,
+  ) {
+    this.cwd = path.resolve(cwd);
+  }
+
+  /** The working folder's config: `--config FILE`, or the one found upward, or an empty one. */
+  root(): Promise<LoadedConfig> {
+    this.rootConfig ??= loadConfig(this.cwd, this.explicit);
+    return this.rootConfig;
+  }
+
+  /** The config of the file at an absolute path (undefined: standard input, the root's). */
+  forFile(absolute: string | undefined): Promise<LoadedConfig> {
+    if (absolute === undefined || this.explicit !== undefined) return this.root();
+    return this.forFolder(path.dirname(path.resolve(absolute)));
+  }
+
+  private forFolder(dir: string): Promise<LoadedConfig> {
+    const rel = path.relative(this.cwd, dir);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return this.root();
+    let found = this.byFolder.get(dir);
+    if (found === undefined) {
+      const candidate = path.join(dir, CONFIG_NAME);
+      found = fs.stat(candidate).then(
+        (st) =>
+          st.isFile()
+            ? readWithExtends(candidate, shownPath(this.cwd, candidate), this.cwd)
+            : this.forFolder(path.dirname(dir)),
+        () => this.forFolder(path.dirname(dir)),
+      );
+      this.byFolder.set(dir, found);
+    }
+    return found;
+  }
 }

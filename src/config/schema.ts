@@ -24,26 +24,40 @@ export const RuleSettingsSchema = noPrototypeKey.pipe(
   z.partialRecord(z.enum(ruleIds), SeveritySchema),
 );
 
+/** A JSON pointer as the config writes it. */
+const PointerSchema = z
+  .string()
+  .regex(
+    /^(?:\/(?:[^~]|~[01])*)*$/,
+    'must be a JSON pointer: "" or "/…", with "~" only as ~0 or ~1',
+  );
+
+/** One `overrides` entry: settings for the files its patterns match. */
+export const OverrideSchema = z.strictObject({
+  files: z.array(z.string()).min(1),
+  rules: RuleSettingsSchema.optional(),
+  target: z.enum(TARGET_CHOICES).optional(),
+  from: z.enum(FROM_CHOICES).optional(),
+  pointer: PointerSchema.optional(),
+});
+
 /** The config file's schema. */
 export const ConfigSchema = z.strictObject({
   $schema: z.string().optional(),
+  /** Another config whose settings come first (a path relative to this config). */
+  extends: z.string().min(1).optional(),
   files: z.array(z.string()).optional(),
   ignore: z.array(z.string()).optional(),
   rules: RuleSettingsSchema.optional(),
-  overrides: z
-    .array(z.strictObject({ files: z.array(z.string()).min(1), rules: RuleSettingsSchema }))
-    .optional(),
+  overrides: z.array(OverrideSchema).optional(),
   target: z.enum(TARGET_CHOICES).optional(),
   from: z.enum(FROM_CHOICES).optional(),
-  pointer: z
-    .string()
-    .regex(
-      /^(?:\/(?:[^~]|~[01])*)*$/,
-      'must be a JSON pointer: "" or "/…", with "~" only as ~0 or ~1',
-    )
-    .optional(),
+  pointer: PointerSchema.optional(),
   format: z.enum(REPORTER_NAMES).optional(),
 });
+
+/** An `overrides` entry. */
+export type ConfigOverride = z.infer<typeof OverrideSchema>;
 
 /** A validated config. */
 export type Config = z.infer<typeof ConfigSchema>;

@@ -77,6 +77,13 @@ export interface LintFilesOptions {
   /** The folder the config's `files`, `ignore` and `overrides` patterns are relative to (default: `cwd`). */
   configDir?: string;
   /**
+   * Each file's own config (by its absolute path), in place of `config` for that file: its
+   * `rules`, `overrides`, `target`, `from` and `pointer` apply (`config` still gives `files`
+   * and `ignore`). `histlint lint` gives the nearest `histlint.config.json` above the file.
+   * Called once per file; return the same object for files that share a config.
+   */
+  configFor?: (absolute: string) => FileConfig | Promise<FileConfig>;
+  /**
    * Severities by rule id (`off`, `warn`, `error`) over the defaults, the config's `rules` and its
    * matching `overrides`, as `--rule` flags are. Rules left out keep their severity.
    */
@@ -96,6 +103,8 @@ export interface LintFilesOptions {
   ignore?: readonly string[];
   /** An input that matches no file throws (default true); otherwise it is passed over. */
   errorOnUnmatchedPattern?: boolean;
+  /** Folder walks honour `.gitignore` files (default true); `.histlintignore` files apply either way. */
+  gitignore?: boolean;
   /**
    * Threads to lint on, this one included. Default: one per core, started only when the work is
    * big enough to pay for them, so the default is never slower than `1`. Results do not depend on it.
@@ -111,7 +120,9 @@ export interface LintFilesOptions {
    * Called once with the files the inputs stand for, before any is read; returns the ones to lint,
    * in order (e.g. one shard of a CI matrix). It may throw to stop the run.
    */
-  select?: (files: readonly LintFileRef[]) => readonly LintFileRef[];
+  select?: (
+    files: readonly LintFileRef[],
+  ) => readonly LintFileRef[] | Promise<readonly LintFileRef[]>;
 }
 
 /** What {@link lintFiles} returns; `files` and the counts have the shape reporters take. */
@@ -199,13 +210,13 @@ export async function lintFilesWith(
   options: LintFilesOptions,
   tuning: LintFilesTuning,
 ): Promise<LintFilesResult> {
-  const settings = settingsOf(options);
+  const settings = runSettingsOf(options);
   const signal = options.signal;
   const busyAtStart = othersRunnable();
   let slots = await expand(inputs, options, settings, tuning);
   if (options.select !== undefined) {
     const bySlot = new Map(slots.map((s) => [s.ref, s]));
-    slots = options.select(slots.map((s) => s.ref)).flatMap((ref) => {
+    slots = (await options.select(slots.map((s) => s.ref))).flatMap((ref) => {
       const s = bySlot.get(ref);
       return s === undefined ? [] : [s];
     });
@@ -354,57 +365,119 @@ function estimatedBytes(slots: readonly Slot[]): number {
   return (sum / n) * slots.length;
 }
 
-/** A run's settings, checked once, and the task options of each distinct rule set and kind. */
+/** A file's config as {@link LintFilesOptions.configFor} gives it (what `histlint lint` loads). */
+export interface FileConfig {
+  config: Config;
+  /** The folder the config's patterns are relative to. */
+  dir: string;
+  /** The folder of each `overrides` entry's patterns, where not `dir` (entries inherited through `extends`). */
+  overrideDirs?: readonly string[];
+}
+
+/** Read settings: a flag's, the config's, or an override's. */
+interface ReadLayer {
+  pointer?: string[];
+  target?: string;
+  from?: string;
+}
+
+/** A config's settings, checked once, and the task options of each distinct rule set and kind. */
 interface Settings {
   cwd: string;
   configDir: string;
   resolver: SeverityResolver;
-  pointer: string[];
-  target: string;
-  from: string | undefined;
+  /** The options' (flags') settings, over every config. */
+  flags: ReadLayer;
+  /** The config's top-level settings, under its overrides'. */
+  config: ReadLayer;
   leavePending: boolean;
-  /** Task options are shared by every file with the same rules and kind (the resolver returns one Map per rule set). */
+  /** Task options are shared by every file with the same rules, kind and read settings (the resolver returns one Map per rule set). */
   cache: Map<EnabledRules, Map<string, TaskOptions>>;
 }
 
-function settingsOf(options: LintFilesOptions): Settings {
+/** The settings of a run: its options' config, and each config {@link LintFilesOptions.configFor} gives. */
+interface RunSettings {
+  base: Settings;
+  /** The settings of the file at an absolute path (the base's for a text without one). */
+  forFile(absolute: string | undefined): Promise<Settings>;
+}
+
+function checkTarget(where: string, target: string | undefined): void {
+  if (target !== undefined && !(TARGET_CHOICES as readonly string[]).includes(target))
+    throw new TypeError(`${where}: expected one of ${TARGET_CHOICES.join('|')}, got "${target}"`);
+}
+
+function checkFrom(where: string, from: string | undefined): void {
+  if (from !== undefined && !(FROM_CHOICES as readonly string[]).includes(from))
+    throw new TypeError(`${where}: expected one of ${FROM_CHOICES.join('|')}, got "${from}"`);
+}
+
+function pointerOf(where: string, p: string | readonly string[] | undefined): string[] | undefined {
+  if (p === undefined) return undefined;
+  try {
+    return typeof p === 'string' ? parsePointer(p) : [...p];
+  } catch (e) {
+    throw new TypeError(`${where}: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+function runSettingsOf(options: LintFilesOptions): RunSettings {
   const cwd = options.cwd ?? process.cwd();
-  const config = options.config ?? {};
-  const configDir = options.configDir ?? cwd;
-  checkRules('config.rules', config.rules ?? {});
-  for (const [k, o] of (config.overrides ?? []).entries())
-    checkRules(`config.overrides[${k}].rules`, o.rules);
   const layer = new Map<string, Severity>(
     options.rules instanceof Map
       ? options.rules
       : Object.entries((options.rules ?? {}) as Record<string, Severity>),
   );
   checkRules('rules', Object.fromEntries(layer));
-  const target = options.target ?? config.target ?? 'auto';
-  if (!(TARGET_CHOICES as readonly string[]).includes(target))
-    throw new TypeError(`target: expected one of ${TARGET_CHOICES.join('|')}, got "${target}"`);
-  const from = options.from ?? config.from;
-  if (from !== undefined && !(FROM_CHOICES as readonly string[]).includes(from))
-    throw new TypeError(`from: expected one of ${FROM_CHOICES.join('|')}, got "${from}"`);
+  checkTarget('target', options.target);
+  checkFrom('from', options.from);
   if (options.jobs !== undefined && !(Number.isInteger(options.jobs) && options.jobs >= 1))
     throw new TypeError(`jobs: expected a whole number of at least 1, got ${options.jobs}`);
-  const pointerOption = options.pointer ?? config.pointer;
-  let pointer: string[];
-  try {
-    pointer =
-      typeof pointerOption === 'string' ? parsePointer(pointerOption) : [...(pointerOption ?? [])];
-  } catch (e) {
-    throw new TypeError(`pointer: ${(e as Error).message}`, { cause: e });
-  }
+  const flags: ReadLayer = {};
+  const flagPointer = pointerOf('pointer', options.pointer);
+  if (flagPointer !== undefined) flags.pointer = flagPointer;
+  if (options.target !== undefined) flags.target = options.target;
+  if (options.from !== undefined) flags.from = options.from;
+  const leavePending = options.leavePending === true;
+  const settingsOf = (fc: FileConfig): Settings => {
+    const config = fc.config;
+    checkRules('config.rules', config.rules ?? {});
+    for (const [k, o] of (config.overrides ?? []).entries()) {
+      checkRules(`config.overrides[${k}].rules`, o.rules ?? {});
+      checkTarget(`config.overrides[${k}].target`, o.target);
+      checkFrom(`config.overrides[${k}].from`, o.from);
+      pointerOf(`config.overrides[${k}].pointer`, o.pointer);
+    }
+    checkTarget('config.target', config.target);
+    checkFrom('config.from', config.from);
+    const own: ReadLayer = {};
+    const pointer = pointerOf('config.pointer', config.pointer);
+    if (pointer !== undefined) own.pointer = pointer;
+    if (config.target !== undefined) own.target = config.target;
+    if (config.from !== undefined) own.from = config.from;
+    return {
+      cwd,
+      configDir: fc.dir,
+      resolver: new SeverityResolver(config, fc.dir, layer, fc.overrideDirs),
+      flags,
+      config: own,
+      leavePending,
+      cache: new Map(),
+    };
+  };
+  const base = settingsOf({ config: options.config ?? {}, dir: options.configDir ?? cwd });
+  const configFor = options.configFor;
+  if (configFor === undefined) return { base, forFile: () => Promise.resolve(base) };
+  const byConfig = new Map<FileConfig, Settings>();
   return {
-    cwd,
-    configDir,
-    resolver: new SeverityResolver(config, configDir, layer),
-    pointer,
-    target,
-    from,
-    leavePending: options.leavePending === true,
-    cache: new Map(),
+    base,
+    async forFile(absolute) {
+      if (absolute === undefined) return base;
+      const fc = await configFor(absolute);
+      let s = byConfig.get(fc);
+      if (s === undefined) byConfig.set(fc, (s = settingsOf(fc)));
+      return s;
+    },
   };
 }
 
@@ -417,22 +490,32 @@ function checkRules(where: string, rules: Readonly<Record<string, unknown>>): vo
   }
 }
 
-/** The task options of a file: its rules (by its path, for overrides) and its kind (by its name). */
+/**
+ * The task options of a file: its rules and read settings (by its path, for overrides; a flag
+ * over an override over the config) and its kind (by its name).
+ */
 function taskOptionsFor(
   s: Settings,
   absolute: string | undefined,
   name: string,
   given?: 'json' | 'jsonl',
 ): TaskOptions {
-  const rules = s.resolver.forFile(absolute);
+  const { rules, ...matched } = s.resolver.settingsFor(absolute);
   const kind = given ?? kindFromName(name);
+  const pointer =
+    s.flags.pointer ??
+    (matched.pointer === undefined ? undefined : parsePointer(matched.pointer)) ??
+    s.config.pointer ??
+    [];
+  const target = s.flags.target ?? matched.target ?? s.config.target ?? 'auto';
+  const from = s.flags.from ?? matched.from ?? s.config.from;
   let byKind = s.cache.get(rules);
   if (byKind === undefined) s.cache.set(rules, (byKind = new Map()));
-  const key = kind ?? '';
+  const key = [kind ?? '', target, from ?? '', ...pointer].join('\u0000');
   let o = byKind.get(key);
   if (o === undefined) {
-    o = { rules: [...rules], pointer: s.pointer, leavePending: s.leavePending, target: s.target };
-    if (s.from !== undefined) o.from = s.from;
+    o = { rules: [...rules], pointer, leavePending: s.leavePending, target };
+    if (from !== undefined) o.from = from;
     if (kind !== undefined) o.kind = kind;
     byKind.set(key, o);
   }
@@ -443,18 +526,22 @@ function taskOptionsFor(
  * The lint options {@link lintFiles} uses for the file at an absolute path, under the same
  * options (`histlint lint --fix` lints a fixed file again with them).
  */
-export function lintOptionsFor(options: LintFilesOptions): (absolute: string) => LintOptions {
-  const settings = settingsOf(options);
-  return (absolute) => toLintOptions(taskOptionsFor(settings, absolute, absolute));
+export function lintOptionsFor(
+  options: LintFilesOptions,
+): (absolute: string) => Promise<LintOptions> {
+  const settings = runSettingsOf(options);
+  return async (absolute) =>
+    toLintOptions(taskOptionsFor(await settings.forFile(absolute), absolute, absolute));
 }
 
 /** The slots of a run's inputs, in order: each run of path inputs expanded as one list. */
 async function expand(
   inputs: readonly LintInput[],
   options: LintFilesOptions,
-  s: Settings,
+  run: RunSettings,
   tuning: LintFilesTuning,
 ): Promise<Slot[]> {
+  const s = run.base;
   const config = options.config ?? {};
   const io: Io = {
     argv: [],
@@ -478,14 +565,15 @@ async function expand(
     errorOnUnmatched: options.errorOnUnmatchedPattern !== false,
     expandDirectories: true,
     missingIsUnmatched: true,
+    gitignore: options.gitignore !== false,
   };
-  const fileSlot = (ref: InputRef): Slot => {
+  const fileSlot = async (ref: InputRef): Promise<Slot> => {
     if (ref.absolute === undefined)
       throw new TypeError('"-" names no file: give standard input\'s text as { path, text }');
     return {
       ref,
       absolute: ref.absolute,
-      options: taskOptionsFor(s, ref.absolute, ref.absolute),
+      options: taskOptionsFor(await run.forFile(ref.absolute), ref.absolute, ref.absolute),
       first: 0,
       count: 0,
     };
@@ -494,7 +582,9 @@ async function expand(
     const files = config.files ?? [];
     if (files.length === 0) return [];
     const refs = await expandInputs(files, io, { ...expandOptions, base: s.configDir });
-    return refs.map(fileSlot);
+    const slots: Slot[] = [];
+    for (const ref of refs) slots.push(await fileSlot(ref));
+    return slots;
   }
   const out: Slot[] = [];
   // A file named twice (by two arguments) is linted once, as expandInputs does within one list.
@@ -507,7 +597,7 @@ async function expand(
     const refs = await expandInputs(group, io, expandOptions);
     group = [];
     for (const ref of refs) {
-      const slot = fileSlot(ref);
+      const slot = await fileSlot(ref);
       if (groups > 1 && seen.has(slot.absolute!)) continue;
       seen.add(slot.absolute!);
       out.push(slot);
@@ -526,7 +616,7 @@ async function expand(
       ref: { display: name ?? tuning.unnamedText ?? '<text>' },
       absolute,
       bytes,
-      options: taskOptionsFor(s, absolute, name ?? '', input.kind),
+      options: taskOptionsFor(await run.forFile(absolute), absolute, name ?? '', input.kind),
       first: -1,
       count: 0,
     });

@@ -63,6 +63,10 @@ export function registerLint(program: Command, ctx: CommandContext): void {
     )
     .option('--cache', 'skip files unchanged since they were linted clean')
     .option('--cache-location <file>', 'the cache file (default: .histlintcache)')
+    .option(
+      '--print-config <file>',
+      'print the config FILE would be linted with (after extends and overrides) as JSON; lint nothing',
+    )
     .action(async (patterns: string[], opts: LintFlags) => {
       const { runLint } = await import('../lint-run.js');
       ctx.setExit(await runLint(patterns, opts, ctx.io));
