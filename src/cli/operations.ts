@@ -12,6 +12,7 @@ import {
 import { budgetHistory, trimHistory, type TrimReport } from '../core/trim.js';
 import type { TokenCounter } from '../core/tokens.js';
 import { targetFor, type ConversationFormat, type Loss } from '../formats/format.js';
+import type { Dropped } from '../formats/shared.js';
 import type { JsonValue } from '../model/json.js';
 import type { Message } from '../model/types.js';
 import { terminalSafe } from '../reporters/terminal.js';
@@ -336,6 +337,8 @@ export interface ConvertReport {
   to: string;
   /** With `--lossy`: what the target format could not express. */
   losses?: Loss[];
+  /** Request settings and histlint ids the target has no place for (dropped without `--lossy`). */
+  dropped?: Dropped[];
 }
 
 /** The convert operation: the conversation unchanged, written in another format. */
@@ -356,8 +359,16 @@ export function convertOperation(to: ConversationFormat, lossy: boolean): Operat
           l.messageIndex === undefined
             ? ''
             : `message ${l.messageIndex}${l.partIndex === undefined ? '' : ` part ${l.partIndex}`}: `;
-        return `${where}lost ${terminalSafe(l.what)}`;
+        const keys =
+          l.keys === undefined || l.keys.length === 0 || l.what.includes('"')
+            ? ''
+            : ` (${l.keys.join(', ')})`;
+        return `${where}lost ${terminalSafe(l.what + keys)}`;
       });
+      for (const d of r.dropped ?? [])
+        details.push(
+          `dropped ${d.what === 'ids' ? 'histlint ids' : 'request settings'}: ${terminalSafe(d.keys.join(', '))}`,
+        );
       const lost =
         r.losses === undefined || r.losses.length === 0
           ? ''

@@ -352,10 +352,11 @@ function processUnits(
     if (unit.line !== undefined) entry.line = unit.line;
     entry.changed = unit.result!.changed;
     if (unit.result!.target !== undefined) entry.target = unit.result!.target;
-    entry[op.reportKey] =
-      unit.losses === undefined
-        ? unit.result!.report
-        : { ...unit.result!.report, losses: unit.losses };
+    entry[op.reportKey] = {
+      ...(unit.result!.report as object),
+      ...(unit.losses === undefined ? {} : { losses: unit.losses }),
+      ...(unit.dropped === undefined ? {} : { dropped: unit.dropped }),
+    };
     const repeated = duplicates.get(u);
     if (repeated !== undefined) {
       // Written again from the value read, the text holds each key once: a change.

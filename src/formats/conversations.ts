@@ -12,6 +12,7 @@ import type { Message } from '../model/types.js';
 import { eventLogByChoice, eventLogOfFirst, readConversation } from './detect.js';
 import type { ConversationFormat, Loss } from './format.js';
 import { withMessages } from './histlint/index.js';
+import { splitLosses, type Dropped } from './shared.js';
 
 /** What the mapped function returns for one conversation. */
 export interface ConversationChange {
@@ -31,6 +32,8 @@ export interface UnitResult<T> {
   error?: unknown;
   /** With `to` and `lossy`: what the target format could not express. */
   losses?: Loss[];
+  /** With `to`: the request settings and histlint ids the target format has no place for. */
+  dropped?: Dropped[];
 }
 
 /** Options of {@link mapConversations}. */
@@ -62,11 +65,15 @@ export class LossError extends Error {
       first.messageIndex === undefined
         ? ''
         : ` at message ${first.messageIndex}${first.partIndex === undefined ? '' : ` part ${first.partIndex}`}`;
+    const keys =
+      first.keys === undefined || first.keys.length === 0 || first.what.includes('"')
+        ? ''
+        : ` (${first.keys.join(', ')})`;
     const more = losses.length > 1 ? ` (and ${losses.length - 1} more)` : '';
     super(
       writingBack
-        ? `not written: writing it back as ${to} would lose ${first.what}${where}${more}`
-        : `${to} cannot express ${first.what}${where}${more}; use --lossy to convert anyway`,
+        ? `not written: writing it back as ${to} would lose ${first.what}${keys}${where}${more}`
+        : `${to} cannot express ${first.what}${keys}${where}${more}; use --lossy to convert anyway`,
     );
     this.name = 'LossError';
     this.losses = losses;
@@ -167,12 +174,16 @@ export function mapConversations<T extends ConversationChange>(
           withMessages(read.conversation, result.messages, result.providerData),
           to === format ? read.context : undefined,
         );
-        if (written.losses.length > 0) {
-          // Written back in its own format, a file must lose nothing: an operation refuses it.
-          if (options.to === undefined) throw new LossError(written.losses, to.name, true);
-          if (!options.lossy) throw new LossError(written.losses, to.name);
-          out.losses = written.losses;
+        // Written back in its own format, a file must lose nothing: an operation refuses it.
+        if (options.to === undefined && written.losses.length > 0)
+          throw new LossError(written.losses, to.name, true);
+        // Converted, request settings and histlint ids are dropped and reported; content needs --lossy.
+        const { losses, dropped } = splitLosses(written.losses);
+        if (losses.length > 0) {
+          if (!options.lossy) throw new LossError(losses, to.name);
+          out.losses = losses;
         }
+        if (dropped.length > 0) out.dropped = dropped;
         values.set(u, replaceAt(root, options.pointer, written.value));
       }
     } catch (e) {

@@ -38,6 +38,14 @@ export interface Loss {
   partIndex?: number;
   /** What was lost, in a few words (e.g. `reasoning part`, `providerData.anthropic`). */
   what: string;
+  /** The source keys lost (e.g. `["cache_control"]` of `providerData.anthropic`), where the loss is of keys. */
+  keys?: string[];
+  /**
+   * Not content: request settings (`model`, `max_tokens`, ...) or histlint's own ids another
+   * format has no place for. A conversion drops these without `--lossy` and reports them as
+   * dropped (see `splitLosses` in shared.ts).
+   */
+  dropped?: 'settings' | 'ids';
 }
 
 /** What a format's writer returns. */

@@ -6,7 +6,7 @@ import { SourceError } from '../model/errors.js';
 import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../model/json.js';
 import { isObject, type Message } from '../model/types.js';
 import { type Conversation, type Loss } from './format.js';
-import { isHintKey, isPlainObject, keepProviderData } from './kit/kept.js';
+import { isHintKey, isPlainObject, keepProviderData, sourceKey } from './kit/kept.js';
 
 /** The key of the object a call's arguments become when their text is not a JSON object (SPEC §4). */
 export const TRUNCATED_ARGS_KEY = 'truncated_args';
@@ -149,7 +149,116 @@ export const PART_FIELDS = {
   reasoning: ['type', 'text', 'signature', 'redacted'],
 } as const satisfies Record<string, readonly string[]>;
 
-/** Losses for `providerData` of other formats, and v1 fields a format cannot express, on one object. */
+/**
+ * The request settings of each format's request body: fields that tune one request (model,
+ * sampling, limits, tools offered, streaming, metadata) and hold no part of the conversation. A
+ * system prompt is content (readers turn it into a system message), and so is a reference to
+ * stored state (`previous_response_id`, `cachedContent`): neither is listed. A conversion to
+ * another format drops these as settings, not as losses (see {@link splitLosses}).
+ */
+export const REQUEST_SETTINGS: Readonly<Record<string, readonly string[]>> = {
+  anthropic: [
+    'model',
+    'max_tokens',
+    'temperature',
+    'top_p',
+    'top_k',
+    'stop_sequences',
+    'stream',
+    'metadata',
+    'tools',
+    'tool_choice',
+    'thinking',
+    'service_tier',
+    'container',
+    'mcp_servers',
+    'context_management',
+  ],
+  'openai-chat': [
+    'model',
+    'max_tokens',
+    'max_completion_tokens',
+    'temperature',
+    'top_p',
+    'n',
+    'stop',
+    'stream',
+    'stream_options',
+    'tools',
+    'tool_choice',
+    'parallel_tool_calls',
+    'functions',
+    'function_call',
+    'response_format',
+    'seed',
+    'presence_penalty',
+    'frequency_penalty',
+    'logit_bias',
+    'logprobs',
+    'top_logprobs',
+    'user',
+    'metadata',
+    'store',
+    'service_tier',
+    'reasoning_effort',
+    'modalities',
+    'audio',
+    'prediction',
+    'web_search_options',
+    'verbosity',
+    'prompt_cache_key',
+    'safety_identifier',
+  ],
+  'openai-responses': [
+    'model',
+    'max_output_tokens',
+    'max_tool_calls',
+    'temperature',
+    'top_p',
+    'top_logprobs',
+    'stream',
+    'stream_options',
+    'tools',
+    'tool_choice',
+    'parallel_tool_calls',
+    'reasoning',
+    'text',
+    'truncation',
+    'include',
+    'store',
+    'background',
+    'metadata',
+    'user',
+    'service_tier',
+    'prompt_cache_key',
+    'safety_identifier',
+  ],
+  gemini: ['model', 'generationConfig', 'safetySettings', 'tools', 'toolConfig', 'labels'],
+  bedrock: [
+    'modelId',
+    'inferenceConfig',
+    'toolConfig',
+    'guardrailConfig',
+    'additionalModelRequestFields',
+    'additionalModelResponseFieldPaths',
+    'requestMetadata',
+    'performanceConfig',
+  ],
+};
+
+/** histlint's own id fields (v1 conversation and message fields) no provider format has a place for. */
+export const HISTLINT_ID_FIELDS: readonly string[] = ['conversationId', 'runId'];
+
+/** True when `key` of a request body in `format` is a request setting ({@link REQUEST_SETTINGS}). */
+export function isRequestSetting(format: string, key: string): boolean {
+  return REQUEST_SETTINGS[format]?.includes(key) === true;
+}
+
+/**
+ * Losses for `providerData` of other formats on one object, each naming its keys. On the
+ * conversation itself (no `messageIndex`), the request settings of that format are split off
+ * into a loss marked `dropped: "settings"`.
+ */
 export function providerDataLosses(
   obj: JsonObject,
   format: string,
@@ -157,14 +266,26 @@ export function providerDataLosses(
 ): Loss[] {
   const pd = obj.providerData;
   if (!isPlainObject(pd)) return [];
-  // An entry of shape hints only ($-keys) carries no data another format could lose.
-  return Object.keys(pd)
-    .filter((k) => k !== format)
-    .filter((k) => {
-      const entry = pd[k];
-      return !isPlainObject(entry) || Object.keys(entry).some((key) => !isHintKey(key));
-    })
-    .map((k) => ({ ...where, what: `providerData.${k}` }));
+  const out: Loss[] = [];
+  for (const k of Object.keys(pd)) {
+    if (k === format) continue;
+    const entry = pd[k];
+    if (!isPlainObject(entry)) {
+      out.push({ ...where, what: `providerData.${k}` });
+      continue;
+    }
+    // Shape hints ($-keys) carry no data another format could lose.
+    const keys = Object.keys(entry)
+      .filter((key) => !isHintKey(key))
+      .map(sourceKey);
+    const settings =
+      where.messageIndex === undefined ? keys.filter((key) => isRequestSetting(k, key)) : [];
+    const rest = keys.filter((key) => !settings.includes(key));
+    if (rest.length > 0) out.push({ ...where, what: `providerData.${k}`, keys: rest });
+    if (settings.length > 0)
+      out.push({ ...where, what: `providerData.${k}`, keys: settings, dropped: 'settings' });
+  }
+  return out;
 }
 
 /** Losses for the fields of `obj` a writer does not carry (not in `carried`, not `providerData`). */
@@ -174,9 +295,14 @@ export function fieldLosses(
   where: { messageIndex?: number; partIndex?: number },
   label: string,
 ): Loss[] {
+  const own = label === 'conversation' || label === 'message';
   return Object.keys(obj)
     .filter((k) => k !== 'providerData' && !carried.includes(k))
-    .map((k) => ({ ...where, what: `${label} field "${k}"` }));
+    .map((k) => {
+      const loss: Loss = { ...where, what: `${label} field "${k}"`, keys: [k] };
+      if (own && HISTLINT_ID_FIELDS.includes(k)) loss.dropped = 'ids';
+      return loss;
+    });
 }
 
 /**
@@ -234,4 +360,35 @@ export function conversationLosses(conversation: Conversation, format: string): 
 /** Losses of message `index`'s own fields: other formats' `providerData`, then fields besides role and parts. */
 export function messageLosses(m: Message, index: number, format: string): Loss[] {
   return objectLosses(m, format, MESSAGE_FIELDS, { messageIndex: index }, 'message');
+}
+
+/** What a conversion dropped that is no content: request settings or histlint ids, by key. */
+export interface Dropped {
+  what: 'settings' | 'ids';
+  /** The keys dropped, sorted, each once. */
+  keys: string[];
+}
+
+/**
+ * A writer's losses split into the losses of content (which need `--lossy`) and what was
+ * dropped as settings or ids (reported, never refused), gathered into one entry per kind.
+ */
+export function splitLosses(all: readonly Loss[]): { losses: Loss[]; dropped: Dropped[] } {
+  const losses: Loss[] = [];
+  const byKind = new Map<Dropped['what'], Set<string>>();
+  for (const l of all) {
+    if (l.dropped === undefined) {
+      losses.push(l);
+      continue;
+    }
+    const set = byKind.get(l.dropped) ?? new Set<string>();
+    for (const k of l.keys ?? []) set.add(k);
+    byKind.set(l.dropped, set);
+  }
+  const dropped: Dropped[] = [];
+  for (const what of ['settings', 'ids'] as const) {
+    const set = byKind.get(what);
+    if (set !== undefined) dropped.push({ what, keys: [...set].sort() });
+  }
+  return { losses, dropped };
 }

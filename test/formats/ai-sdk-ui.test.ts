@@ -563,7 +563,8 @@ describe('ai-sdk-ui through the command line', () => {
       },
       { id: 'msg-2', role: 'assistant', parts: [{ type: 'text', text: 'It is 09:41.' }] },
     ]);
-    // From a provider's format, what a UIMessage has no place for needs --lossy, as for any target.
+    // From a provider's format, the request settings a UIMessage has no place for are dropped and
+    // reported, without --lossy (only content needs it).
     const chat = path.join(
       ROOT,
       'fixtures',
@@ -572,11 +573,12 @@ describe('ai-sdk-ui through the command line', () => {
       'tool-calls-and-results',
       'source.json',
     );
-    const refused = await runCli(['convert', chat, '--to', 'ai-sdk-ui'], { cwd: work });
-    expect(refused.code).toBe(1);
-    const lossy = await runCli(['convert', chat, '--to', 'ai-sdk-ui', '--lossy'], { cwd: work });
-    expect(lossy.code, lossy.stderr).toBe(0);
-    const value = parseJson(lossy.stdout);
+    const plain = await runCli(['convert', chat, '--to', 'ai-sdk-ui'], { cwd: work });
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stderr).toContain(
+      'dropped request settings: model, temperature, tool_choice, tools',
+    );
+    const value = parseJson(plain.stdout);
     expect(detectFormat(value).name).toBe('ai-sdk-ui');
     const ids = (c: Conversation): unknown =>
       analyzePairing(c.messages).calls.map((k) => [k.id, k.name, k.answer !== undefined]);

@@ -122,7 +122,10 @@ export function writesBare(
   if (bare && pd !== undefined && options.losses !== undefined) {
     for (const k of Object.keys(pd))
       if (!isHintKey(k))
-        options.losses.push({ what: `request field "${sourceKey(k)}" (a bare array has none)` });
+        options.losses.push({
+          what: `request field "${sourceKey(k)}" (a bare array has none)`,
+          keys: [sourceKey(k)],
+        });
   }
   return bare;
 }
