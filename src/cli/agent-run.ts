@@ -194,7 +194,13 @@ async function loadHistory(
       if (result.error !== undefined) throw result.error;
       return {
         text: serializeDocument(doc, out.values),
-        losses: result.losses ?? [],
+        // The run's own ids are dropped, not lost, by a format with no place for them; say so too.
+        losses: [
+          ...(result.losses ?? []),
+          ...(result.dropped ?? [])
+            .filter((d) => d.what === 'ids')
+            .map((d) => ({ what: d.keys.join(', '), keys: d.keys, dropped: 'ids' as const })),
+        ],
         format: format.name,
       };
     },
