@@ -23,7 +23,7 @@ const BIN = path.join(ROOT, 'bin/histlint.js');
 const KEY = 'sk-test-OUTPUT-abcdef0123456789';
 const STACK = /^\s+at /m;
 const NO_SPACE = 'no space left on device (ENOSPC)';
-const STDOUT_LINE = `histlint: cannot write to standard output: ${NO_SPACE}\n`;
+const STDOUT_LINE = `histlint: error: cannot write to standard output: ${NO_SPACE}\n`;
 const FULL = '/dev/full';
 const haveFull = existsSync(FULL);
 
@@ -358,7 +358,7 @@ describe('in-process, a failing stream', () => {
     const out = new FailingStream(errno('EIO', 'i/o error'), 'throw');
     const err = sink();
     expect(await runWith(['rules'], out, err)).toBe(2);
-    expect(err.text).toBe('histlint: cannot write to standard output: i/o error (EIO)\n');
+    expect(err.text).toBe('histlint: error: cannot write to standard output: i/o error (EIO)\n');
   });
 
   it('standard error fails after some lines: the failure is not reported on it again', async () => {

@@ -41,7 +41,7 @@ export function describeOutputFailure(stream: StreamName, error: unknown): strin
       text = text.slice(0, -syscall.length - 2);
     text = `${text} (${code})`;
   }
-  return `histlint: cannot write to ${SHOWN[stream]}: ${text}\n`;
+  return `histlint: error: cannot write to ${SHOWN[stream]}: ${text}\n`;
 }
 
 /** The I/O a command gets from {@link guardOutput}, and what became of its output. */
