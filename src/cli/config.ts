@@ -38,9 +38,16 @@ export interface CliConfigs {
 /** Every file's config, as lint, show and stats find it; config problems are usage errors. */
 export function cliConfigs(cwd: string, file: string | undefined): CliConfigs {
   const resolver = new ConfigResolver(cwd, file);
+  // One wrapped promise per config, not one per file asking for it.
+  const wrapped = new WeakMap<Promise<LoadedConfig>, Promise<LoadedConfig>>();
+  const usage = (found: Promise<LoadedConfig>): Promise<LoadedConfig> => {
+    let w = wrapped.get(found);
+    if (w === undefined) wrapped.set(found, (w = asUsage(found)));
+    return w;
+  };
   return {
-    root: () => asUsage(resolver.root()),
-    forFile: (absolute) => asUsage(resolver.forFile(absolute)),
+    root: () => usage(resolver.root()),
+    forFile: (absolute) => usage(resolver.forFile(absolute)),
   };
 }
 

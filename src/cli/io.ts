@@ -132,6 +132,8 @@ function readIgnoreFiles(folder: string, names: readonly string[]): Ignore | und
 interface IgnoreLayer {
   dir: string;
   ig: Ignore;
+  /** `dir` with a final separator, the prefix of every path inside it. */
+  prefix?: string;
 }
 
 /**
@@ -170,9 +172,15 @@ function ancestorIgnores(dir: string, cwd: string, names: readonly string[]): Ig
  */
 function ignoredBy(layers: readonly IgnoreLayer[], absolute: string, isDir: boolean): boolean {
   for (let k = layers.length - 1; k >= 0; k--) {
-    const { dir, ig } = layers[k]!;
-    const rel = toPosix(path.relative(dir, absolute));
-    if (rel === '' || rel.startsWith('..')) continue;
+    const layer = layers[k]!;
+    // The walk's paths are normalized and absolute: a path inside the layer's folder starts
+    // with it, so a slice is its relative path (path.relative per file costs more than the test).
+    const prefix = (layer.prefix ??= layer.dir.endsWith(path.sep)
+      ? layer.dir
+      : layer.dir + path.sep);
+    if (!absolute.startsWith(prefix) || absolute.length === prefix.length) continue;
+    const rel = toPosix(absolute.slice(prefix.length));
+    const ig = layer.ig;
     const r = ig.test(isDir ? `${rel}/` : rel);
     if (r.ignored) return true;
     if (r.unignored) return false;
@@ -218,18 +226,20 @@ function conversationFilesIn(
       ? readIgnoreFiles(folder, walk.names)
       : undefined;
     const layers = own === undefined ? above : [...above, { dir: folder, ig: own }];
+    // Joined by hand: the folder is already normal, and path.join per file costs more than the rest.
+    const inFolder = folder.endsWith(path.sep) ? folder : folder + path.sep;
     for (const e of entries) {
       const name = e.name;
       if (name.startsWith('.')) continue;
       const relPath = rel + name;
       if (e.isDirectory()) {
-        const sub = path.join(folder, name);
+        const sub = inFolder + name;
         if (name !== 'node_modules' && !ignored?.(sub) && !ignoredBy(layers, sub, true))
           todo.push([sub, relPath + '/', layers]);
         continue;
       }
       if (!e.isFile() || !CONVERSATION_FILE.test(name) || name === CONFIG_NAME) continue;
-      const file = path.join(folder, name);
+      const file = inFolder + name;
       if (ignored?.(file) || ignoredBy(layers, file, false)) continue;
       if (isToolFile(name)) walk.toolFiles.push(name);
       else out.push(relPath);

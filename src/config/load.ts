@@ -260,18 +260,21 @@ export class ConfigResolver {
   }
 
   private forFolder(dir: string): Promise<LoadedConfig> {
-    const rel = path.relative(this.cwd, dir);
-    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return this.root();
+    // Looked up first: a walk asks once per file, and most files share their folder.
     let found = this.byFolder.get(dir);
     if (found === undefined) {
-      const candidate = path.join(dir, CONFIG_NAME);
-      found = fs.stat(candidate).then(
-        (st) =>
-          st.isFile()
-            ? readWithExtends(candidate, shownPath(this.cwd, candidate), this.cwd)
-            : this.forFolder(path.dirname(dir)),
-        () => this.forFolder(path.dirname(dir)),
-      );
+      const rel = path.relative(this.cwd, dir);
+      if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) found = this.root();
+      else {
+        const candidate = path.join(dir, CONFIG_NAME);
+        found = fs.stat(candidate).then(
+          (st) =>
+            st.isFile()
+              ? readWithExtends(candidate, shownPath(this.cwd, candidate), this.cwd)
+              : this.forFolder(path.dirname(dir)),
+          () => this.forFolder(path.dirname(dir)),
+        );
+      }
       this.byFolder.set(dir, found);
     }
     return found;
