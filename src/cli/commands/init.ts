@@ -103,7 +103,8 @@ async function runInit(ctx: CommandContext, gitignore: boolean): Promise<number>
       ? { from: format, target: format }
       : { from: format };
   const config: Record<string, unknown> = { $schema: SCHEMA_REF };
-  config.files = folders.map(pattern);
+  // Nothing found yet: a pattern for every conversation file, so the config works once they come.
+  config.files = folders.length === 0 ? ['**/*.{json,jsonl,ndjson}'] : folders.map(pattern);
   const all = new Set([...byFolder.values()].flatMap((s) => [...s]));
   if (all.size === 1) {
     Object.assign(config, readSettings([...all][0]!));
@@ -125,9 +126,10 @@ async function runInit(ctx: CommandContext, gitignore: boolean): Promise<number>
     throw new UsageError(`cannot write ${CONFIG_NAME}: ${describeWriteError(e)}`);
   }
   const seen = [...all].sort().join(', ');
-  print(
-    io.stdout,
-    `wrote ${CONFIG_NAME} (${conversations} conversation file${conversations === 1 ? '' : 's'}${seen === '' ? '' : `: ${seen}`}):\n${text}`,
-  );
+  const found =
+    conversations === 0
+      ? 'no conversation files found yet; every JSON and JSONL file will be linted'
+      : `${conversations} conversation file${conversations === 1 ? '' : 's'}: ${seen}`;
+  print(io.stdout, `wrote ${CONFIG_NAME} (${found}):\n${text}`);
   return EXIT_OK;
 }
