@@ -15,8 +15,10 @@ const outdir = `${root}dist/bundle`;
 // The packages every command loads at start-up are bundled in: each would otherwise cost its own
 // module resolution (package.json lookups, exports maps) and, for CommonJS, a source scan for its
 // exports (--version: about 10 ms less). The rest stay external, loaded only by the commands
-// that use them (the agent's SDKs, the tokenizer, zod, fast-glob, ajv's runtime helpers).
-const BUNDLED = ['commander', 'chalk', 'picomatch'];
+// that use them (the agent's SDKs, the tokenizer, zod, fast-glob, ajv's runtime helpers). A folder
+// walk reads ignore files (ignore), error messages suggest names (fastest-levenshtein) and lint
+// prints patches (diff) in every file command, so those are bundled too.
+const BUNDLED = ['commander', 'chalk', 'picomatch', 'ignore', 'diff', 'fastest-levenshtein'];
 const { dependencies } = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 const external = Object.keys(dependencies).filter((name) => !BUNDLED.includes(name));
 /**
