@@ -10,18 +10,21 @@
  * registry, src/formats/index.ts, says why). `readOnly`: histlint reads the
  * format but never writes it. `eventLog`: a JSONL file of the format is one
  * conversation spread over its lines (a Claude Code session), not one
- * conversation per line.
+ * conversation per line. `session`: an agent CLI's session file, written only
+ * back to the file it was read from, by the repair commands (normalize,
+ * sanitize, lint --fix; SPEC §5.1): never made from another format
+ * (`convert --to`), never trimmed.
  */
 export const CONVERSATION_FORMATS = [
-  { name: 'ai-sdk-ui', readOnly: false, eventLog: false },
-  { name: 'histlint', readOnly: false, eventLog: false },
-  { name: 'claude-code', readOnly: true, eventLog: true },
-  { name: 'gemini', readOnly: false, eventLog: false },
-  { name: 'openai-responses', readOnly: false, eventLog: false },
-  { name: 'bedrock', readOnly: false, eventLog: false },
-  { name: 'anthropic', readOnly: false, eventLog: false },
-  { name: 'ai-sdk', readOnly: false, eventLog: false },
-  { name: 'openai-chat', readOnly: false, eventLog: false },
+  { name: 'ai-sdk-ui', readOnly: false, eventLog: false, session: false },
+  { name: 'histlint', readOnly: false, eventLog: false, session: false },
+  { name: 'claude-code', readOnly: false, eventLog: true, session: true },
+  { name: 'gemini', readOnly: false, eventLog: false, session: false },
+  { name: 'openai-responses', readOnly: false, eventLog: false, session: false },
+  { name: 'bedrock', readOnly: false, eventLog: false, session: false },
+  { name: 'anthropic', readOnly: false, eventLog: false, session: false },
+  { name: 'ai-sdk', readOnly: false, eventLog: false, session: false },
+  { name: 'openai-chat', readOnly: false, eventLog: false, session: false },
 ] as const;
 
 /** One entry of {@link CONVERSATION_FORMATS}. */
@@ -30,8 +33,8 @@ type FormatEntry = (typeof CONVERSATION_FORMATS)[number];
 /** A conversation format's name. */
 export type FormatName = FormatEntry['name'];
 
-/** The name of a format histlint writes (`--to`). */
-export type WritableFormatName = Extract<FormatEntry, { readOnly: false }>['name'];
+/** The name of a format any conversation can be written in (`--to`): not read only, no session. */
+export type WritableFormatName = Extract<FormatEntry, { readOnly: false; session: false }>['name'];
 
 /** A `--from` value: a format, or `auto` (detect each conversation's format). */
 export type FromChoice = 'auto' | FormatName;
@@ -42,9 +45,9 @@ export const FROM_CHOICES: readonly [FromChoice, ...FromChoice[]] = [
   ...CONVERSATION_FORMATS.map((f) => f.name),
 ];
 
-/** The formats histlint writes, in detection order: the names `--to` accepts. */
+/** The formats any conversation can be written in, in detection order: the names `--to` accepts. */
 export const TO_CHOICES: readonly [WritableFormatName, ...WritableFormatName[]] =
-  CONVERSATION_FORMATS.flatMap((f) => (f.readOnly ? [] : [f.name])) as [
+  CONVERSATION_FORMATS.flatMap((f) => (f.readOnly || f.session ? [] : [f.name])) as [
     WritableFormatName,
     ...WritableFormatName[],
   ];
@@ -52,6 +55,11 @@ export const TO_CHOICES: readonly [WritableFormatName, ...WritableFormatName[]] 
 /** The formats histlint reads but never writes. */
 export const READ_ONLY_FORMATS: readonly FormatName[] = CONVERSATION_FORMATS.flatMap((f) =>
   f.readOnly ? [f.name] : [],
+);
+
+/** The session formats: written back only to the file they were read from, by the repair commands. */
+export const SESSION_FORMATS: readonly FormatName[] = CONVERSATION_FORMATS.flatMap((f) =>
+  f.session ? [f.name] : [],
 );
 
 /** The formats whose JSONL files are event logs: one conversation per file, not per line. */

@@ -15,7 +15,7 @@
 import { expect, it } from 'vitest';
 import { normalizeHistory } from '../src/core/normalize.js';
 import type { ProviderView } from '../src/core/turns.js';
-import { targetFor, type Conversation } from '../src/formats/format.js';
+import { targetFor, writesAnyConversation, type Conversation } from '../src/formats/format.js';
 import { lintText, type Finding } from '../src/lint/engine.js';
 import { SeverityResolver } from '../src/lint/severity.js';
 import { stringifyJson, type JsonValue } from '../src/model/json.js';
@@ -127,7 +127,9 @@ function normalizeFile(
 
 describeShared('accepted corpus conversations', 'corpus', () => {
   /** Accepted conversations of a format histlint writes back (a Claude Code session is read only). */
-  const accepted = corpusConversations().filter((c) => c.accepted && !c.format.readOnly);
+  const accepted = corpusConversations().filter(
+    (c) => c.accepted && writesAnyConversation(c.format),
+  );
 
   it('are there to check', () => {
     expect(accepted.length).toBeGreaterThan(250);

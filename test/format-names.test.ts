@@ -2,7 +2,7 @@
  * The conversation format names of src/names.ts (kept free of imports for
  * start-up) agree with the registry: the registry's keys are checked by the
  * compiler, and this checks that each adapter is filed under its own name and
- * that `readOnly` and `eventLog` say what the adapters and the reader do.
+ * that `readOnly`, `eventLog` and `session` say what the adapters and the reader do.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import {
   EVENT_LOG_FORMATS,
   FROM_CHOICES,
   READ_ONLY_FORMATS,
+  SESSION_FORMATS,
   TO_CHOICES,
 } from '../src/names.js';
 import { ROOT } from './helpers/cli.js';
@@ -54,9 +55,18 @@ describe('conversation format names', () => {
     expect(READ_ONLY_FORMATS).toEqual(FORMATS.filter((f) => f.readOnly).map((f) => f.name));
   });
 
+  it('mark as sessions exactly the formats whose adapter writes only back to its own file', () => {
+    for (const { name, session } of CONVERSATION_FORMATS)
+      expect(formatByName(name)!.session === true, name).toBe(session);
+    expect(SESSION_FORMATS).toEqual(FORMATS.filter((f) => f.session).map((f) => f.name));
+    expect(SESSION_FORMATS).toContain('claude-code');
+    // A session format is written (its sessions are repaired in place), so it is not read only.
+    for (const f of FORMATS.filter((x) => x.session)) expect(f.readOnly, f.name).toBe(false);
+  });
+
   it('derive the --from and --to choices', () => {
     expect(FROM_CHOICES).toEqual(['auto', ...FORMATS.map((f) => f.name)]);
-    expect(TO_CHOICES).toEqual(FORMATS.filter((f) => !f.readOnly).map((f) => f.name));
+    expect(TO_CHOICES).toEqual(FORMATS.filter((f) => !f.readOnly && !f.session).map((f) => f.name));
   });
 
   it('mark as event logs exactly the formats whose JSONL files the reader takes as one conversation', () => {

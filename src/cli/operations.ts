@@ -59,6 +59,11 @@ export interface Operation {
    * downstream cannot see what sanitize did not.
    */
   rewritesDuplicateKeys?: boolean;
+  /**
+   * For trim: a session file (SPEC §5.1) is not written (a trimmed session would no longer be
+   * the session its CLI resumes); the repairs write sessions back in place.
+   */
+  refusesSessions?: boolean;
 }
 
 /** A key an object of a document repeats: where its kept (last) value is, and the key. */
@@ -310,6 +315,7 @@ export function trimOperation(
   return {
     name: 'trim',
     reportKey: 'trim',
+    refusesSessions: true,
     apply(messages) {
       const r =
         'maxMessages' in limit

@@ -12,13 +12,14 @@ import {
   ConversationStream,
   LossError,
   mapConversations,
+  serializeMapped,
   type MapOptions,
+  type MappedDocument,
 } from '../formats/conversations.js';
 import {
   JsonlReader,
   kindFromName,
   readDocument,
-  serializeDocument,
   type SourceDocument,
   type StreamedLine,
 } from '../formats/kit/document.js';
@@ -60,7 +61,7 @@ import {
   type AtomicWriter,
   type StreamedReplaceable,
 } from './safe-write.js';
-import type { DuplicateKey, Operation } from './operations.js';
+import type { DuplicateKey, Operation, OperationOutcome } from './operations.js';
 import { oneLine, pointerTokens } from './options.js';
 
 /** Flags every file operation shares. */
@@ -311,6 +312,7 @@ function mapOptions(ctx: UnitContext, perLine: boolean): MapOptions {
   return {
     pointer: ctx.pointer,
     writing: ctx.writing && op.to === undefined,
+    ...(op.refusesSessions === true ? { refuseSessions: op.name } : {}),
     ...(flags.from === undefined ? {} : { from: flags.from }),
     ...(op.to === undefined ? {} : { to: op.to, lossy: op.lossy === true }),
     ...(perLine ? { perLine } : {}),
@@ -327,15 +329,16 @@ function processUnits(
   ctx: UnitContext,
   perLine: boolean,
   entries: EntryList,
-): { values: Map<number, JsonValue>; eventLog: boolean; failed: boolean; exit: number } {
+): { mapped: MappedDocument<OperationOutcome>; failed: boolean; exit: number } {
   const { input, op, flags } = ctx;
-  const { units, values, eventLog } = mapConversations(
+  const mapped = mapConversations(
     doc,
     mapOptions(ctx, perLine),
     (messages, format, providerData) =>
       op.apply(messages, format, { target: flags.target ?? 'auto' }, providerData),
     (e) => e instanceof TrimError,
   );
+  const { units, values, eventLog } = mapped;
   const duplicates = op.rewritesDuplicateKeys === true && !eventLog ? repeatedKeys(doc) : new Map();
   let exit = EXIT_OK;
   let failed = false;
@@ -366,7 +369,7 @@ function processUnits(
     }
     entries.push(entry);
   }
-  return { values, eventLog, failed, exit };
+  return { mapped, failed, exit };
 }
 
 /** The keys each unit of a document repeats, by unit (units without any left out). */
@@ -405,19 +408,16 @@ function processDocument(
   inPlace: boolean,
 ): FileOutcome {
   const entries = new EntryList();
-  const { values, eventLog, failed, exit } = processUnits(doc, ctx, false, entries);
+  const { mapped, failed, exit } = processUnits(doc, ctx, false, entries);
+  const { values } = mapped;
   if (failed) return { entries, exit, changed: false };
   // --check writes nothing, and --write leaves an unchanged file alone: neither needs the text
   // (nor a text too big to build).
   if (output === undefined || (inPlace && values.size === 0))
     return { entries, exit, changed: values.size > 0 };
-  // An event log (one conversation over many lines) converts to one JSON document.
-  const out: SourceDocument = eventLog
-    ? { kind: 'json', bom: false, eol: '\n', units: [{ text: '' }], lines: [] }
-    : doc;
   let text: string;
   try {
-    text = serializeDocument(out, values);
+    text = serializeMapped(doc, mapped);
   } catch (e) {
     // V8 strings hold about 512 MB: a result past that (deep nesting grows with indentation) cannot be written.
     if (!(e instanceof RangeError)) throw e;
@@ -453,7 +453,12 @@ class JsonlRun {
   ) {
     const flags = ctx.flags;
     this.stream = new ConversationStream(
-      { pointer: ctx.pointer, ...(flags.from === undefined ? {} : { from: flags.from }) },
+      {
+        pointer: ctx.pointer,
+        ...(flags.from === undefined ? {} : { from: flags.from }),
+        // Written, an event log's lines are written back as they were (SPEC §5.1).
+        keepLines: output !== undefined,
+      },
       {
         line: (line) => this.line(line),
         log: (doc) => {
@@ -488,7 +493,7 @@ class JsonlRun {
     const result = processUnits(doc, this.ctx, true, this.entries);
     this.exit = worstExit(this.exit, result.exit);
     if (result.failed) this.failed = true;
-    const value = result.values.get(0);
+    const value = result.mapped.values.get(0);
     if (value !== undefined) this.changed = true;
     if (!this.writing) return;
     this.start();

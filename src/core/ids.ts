@@ -1,7 +1,9 @@
 /**
  * Identifiers: UUID version 7 (RFC 9562), time-ordered and strictly
- * increasing within one process (SPEC §2.4).
+ * increasing within one process (SPEC §2.4); and name-based UUIDs (version 5)
+ * for what a repair adds to a stored session, the same for the same name.
  */
+import { createHash } from 'node:crypto';
 
 let lastMs = -1;
 // The 74 bits after the timestamp (12 of rand_a, 62 of rand_b), used as a counter within one millisecond.
@@ -60,4 +62,20 @@ export function isUuid(value: string): boolean {
     }
   }
   return true;
+}
+
+/** The namespace of {@link nameId}: a fixed UUID of histlint's own (the DNS namespace's v5 of "histlint.dev"). */
+const NAME_NAMESPACE = Buffer.from('56b0f0dc8fd251eaaafce3c36d9d482e', 'hex');
+
+/**
+ * A name-based UUID (RFC 9562 version 5: SHA-1 of histlint's namespace and the name): the same
+ * name always gives the same id, so a repair that adds an event to a session writes the same
+ * bytes every time it runs.
+ */
+export function nameId(name: string): string {
+  const digest = createHash('sha1').update(NAME_NAMESPACE).update(name, 'utf8').digest();
+  digest[6] = (digest[6]! & 0x0f) | 0x50;
+  digest[8] = (digest[8]! & 0x3f) | 0x80;
+  const hex = digest.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -4,8 +4,15 @@
  * the new values a write needs. Shared by the file operations and
  * `lint --fix`.
  */
-import type { SourceDocument, SourceUnit, StreamedLine } from './kit/document.js';
-import { ReadOnlyFormatError, SourceError } from '../model/errors.js';
+import {
+  serializeDocument,
+  serializeEventLog,
+  type JsonlLine,
+  type SourceDocument,
+  type SourceUnit,
+  type StreamedLine,
+} from './kit/document.js';
+import { ReadOnlyFormatError, SessionFormatError, SourceError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
 import { replaceAt, toPointer, valueAt } from '../model/pointer.js';
 import type { Message } from '../model/types.js';
@@ -44,6 +51,11 @@ export interface MapOptions {
   from?: string;
   /** Refuse read-only formats (the caller will write). */
   writing: boolean;
+  /**
+   * The command, when it does not write sessions (trim): a conversation read from a session format
+   * is refused with a {@link SessionFormatError} naming it, when writing.
+   */
+  refuseSessions?: string;
   /** Write every conversation in this format (convert); default: the format it was read from, and only when changed. */
   to?: ConversationFormat;
   /** With `to`: convert even when the target cannot express everything (the losses are returned). */
@@ -107,7 +119,7 @@ export function mapConversations<T extends ConversationChange>(
   options: MapOptions,
   fn: (messages: Message[], format: ConversationFormat, providerData: JsonValue | undefined) => T,
   isExpected: (e: unknown) => boolean = () => false,
-): { units: UnitResult<T>[]; values: Map<number, JsonValue>; eventLog: boolean } {
+): MappedDocument<T> {
   const units: UnitResult<T>[] = [];
   const values = new Map<number, JsonValue>();
   const log = options.perLine === true ? null : eventLogIn(doc, options);
@@ -144,6 +156,8 @@ export function mapConversations<T extends ConversationChange>(
       }
       const refuseReadOnly = (f: ConversationFormat): void => {
         if (f.readOnly && options.writing) throw new ReadOnlyFormatError(f.name);
+        if (f.session === true && options.writing && options.refuseSessions !== undefined)
+          throw new SessionFormatError(f.name, options.refuseSessions);
       };
       let format: ConversationFormat;
       let read: ReturnType<ConversationFormat['read']>;
@@ -191,7 +205,45 @@ export function mapConversations<T extends ConversationChange>(
       out.error = e;
     }
   });
-  return { units, values, eventLog: events !== null };
+  // Written in its own format, an event log is written back line by line; converted, it is one value.
+  const logLines = log !== null && (options.to === undefined || options.to === log.format);
+  return { units, values, eventLog: events !== null, logLines };
+}
+
+/** What {@link mapConversations} gives. */
+export interface MappedDocument<T> {
+  units: UnitResult<T>[];
+  /** The new value of each unit that changed (an event log's: at 0, the whole log). */
+  values: Map<number, JsonValue>;
+  /** The document was one event log, read as one conversation. */
+  eventLog: boolean;
+  /** That log's new value is its events, to be written back as its lines ({@link serializeEventLog}). */
+  logLines: boolean;
+}
+
+/**
+ * The text of a document after {@link mapConversations}: an event log written back in its own
+ * format line by line (unchanged events byte for byte), an event log converted as one JSON
+ * document, or the document with its changed units replaced.
+ */
+export function serializeMapped(doc: SourceDocument, mapped: MappedDocument<unknown>): string {
+  const { values } = mapped;
+  if (mapped.logLines) {
+    // Nothing changed (an output other than the input): the events read, as they were.
+    const events =
+      values.get(0) ?? doc.units.flatMap((u) => (u.value === undefined ? [] : [u.value]));
+    if (!Array.isArray(events)) throw new Error('an event log is written back as its events');
+    return serializeEventLog(doc, events);
+  }
+  if (!mapped.eventLog) return serializeDocument(doc, values);
+  const json: SourceDocument = {
+    kind: 'json',
+    bom: false,
+    eol: '\n',
+    units: [{ text: '' }],
+    lines: [],
+  };
+  return serializeDocument(json, values);
 }
 
 /** What a {@link ConversationStream} gives its reader. */
@@ -200,8 +252,9 @@ export interface StreamHandlers {
   line(line: StreamedLine): void;
   /**
    * An event log, at its end: the document {@link mapConversations} reads as that one
-   * conversation (its units without their text), and with `keepBytes` the file's bytes, unless a
-   * line was too long to read (then they are not all known).
+   * conversation (its units without their text, unless `keepLines`: then with its lines, as
+   * {@link readDocument} gives them), and with `keepBytes` the file's bytes, unless a line was too
+   * long to read (then they are not all known).
    */
   log(doc: SourceDocument, bytes?: Buffer): void;
 }
@@ -218,11 +271,18 @@ export class ConversationStream {
   private format: ConversationFormat | null | undefined;
   private waiting: StreamedLine[] = [];
   private units: SourceUnit[] = [];
+  private lines: JsonlLine[] = [];
   private bytes: Buffer[] = [];
   private unread = false;
 
   constructor(
-    private readonly options: { from?: string; pointer: readonly string[]; keepBytes?: boolean },
+    private readonly options: {
+      from?: string;
+      pointer: readonly string[];
+      keepBytes?: boolean;
+      /** An event log's lines are kept (text and line end), for {@link serializeEventLog}. */
+      keepLines?: boolean;
+    },
     private readonly handlers: StreamHandlers,
   ) {
     this.format = eventLogByChoice(options.from, options.pointer);
@@ -251,14 +311,28 @@ export class ConversationStream {
       }
       this.format = format;
       this.mode = 'log';
-      for (const waiting of this.waiting.splice(0))
-        if (waiting.unit !== undefined) this.units.push(waiting.unit);
+      for (const waiting of this.waiting.splice(0)) this.hold(waiting);
     }
     if (this.options.keepBytes === true) this.keep(line);
+    this.hold(line);
+  }
+
+  /** Holds a line of an event log: its value, and with `keepLines` its text and line end. */
+  private hold(line: StreamedLine): void {
     const unit = line.unit;
+    const lines = this.options.keepLines === true;
+    if (lines) {
+      const kept: JsonlLine = {
+        raw: unit === undefined ? blankText(line) : unit.text,
+        eol: line.eol,
+      };
+      if (unit !== undefined) kept.unit = this.units.length;
+      if (line.unread === true) kept.unread = true;
+      this.lines.push(kept);
+    }
     if (unit === undefined) return;
-    // The conversation is its values: each line's text is let go.
-    const held: SourceUnit = { text: '' };
+    // The conversation is its values: each line's text is let go, unless it may be written back.
+    const held: SourceUnit = { text: lines ? unit.text : '' };
     if (unit.line !== undefined) held.line = unit.line;
     if (unit.value !== undefined) held.value = unit.value;
     if (unit.error !== undefined) held.error = unit.error;
@@ -275,8 +349,15 @@ export class ConversationStream {
   /** Ends the stream; `bom`: it started with a byte order mark. */
   end(bom: boolean): void {
     if (this.mode === 'log') {
-      const doc: SourceDocument = { kind: 'jsonl', bom, eol: '\n', units: this.units, lines: [] };
+      const doc: SourceDocument = {
+        kind: 'jsonl',
+        bom,
+        eol: '\n',
+        units: this.units,
+        lines: this.lines,
+      };
       this.units = [];
+      this.lines = [];
       const bytes =
         this.options.keepBytes === true && !this.unread
           ? Buffer.concat(bom ? [BOM, ...this.bytes] : this.bytes)
@@ -288,6 +369,12 @@ export class ConversationStream {
     this.mode = 'lines';
     for (const waiting of this.waiting.splice(0)) this.handlers.line(waiting);
   }
+}
+
+/** A blank line's text (its bytes, without a `\r` before its `\n`). */
+function blankText(line: StreamedLine): string {
+  const bytes = line.eol === '\r\n' ? line.bytes.subarray(0, line.bytes.length - 1) : line.bytes;
+  return Buffer.from(bytes).toString('utf8');
 }
 
 const NEWLINE = Buffer.from('\n');

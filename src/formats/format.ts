@@ -64,6 +64,12 @@ export interface ConversationFormat {
   /** A format histlint reads but never writes. */
   readOnly: boolean;
   /**
+   * An agent CLI's session file (SPEC §5.1): written only back to the file it was read from
+   * (`write` needs the read's context and throws a `SourceError` without one), by the repair
+   * commands; `convert --to` it and `trim` of it are refused.
+   */
+  session?: boolean;
+  /**
    * The provider whose acceptance rules a history read in this format is checked against under
    * `--target auto` (SPEC §3); absent for formats no one provider receives (v1, the AI SDK).
    */
@@ -113,4 +119,12 @@ export function foreignProviderData(obj: JsonObject, except: string): string[] {
 export function targetFor(choice: string | undefined, format: ConversationFormat): string | null {
   if (choice === undefined || choice === 'auto') return format.target ?? null;
   return choice === 'none' ? null : choice;
+}
+
+/**
+ * True for a format any v1 conversation can be written in (`convert --to` it): not read only,
+ * and no session format (which writes only back into the session it was read from).
+ */
+export function writesAnyConversation(format: ConversationFormat): boolean {
+  return !format.readOnly && format.session !== true;
 }

@@ -9,9 +9,9 @@ import { dropSystemMessages, dropUnsafeMedia } from '../core/sanitize.js';
 import { TURN_ORDER_RULES } from '../core/turn-order.js';
 import { PROVIDER_STORAGE_SCHEMES } from '../core/url.js';
 import type { ProviderView } from '../core/turns.js';
-import { mapConversations } from '../formats/conversations.js';
+import { mapConversations, serializeMapped } from '../formats/conversations.js';
 import { targetFor } from '../formats/format.js';
-import { readDocument, serializeDocument } from '../formats/kit/document.js';
+import { readDocument } from '../formats/kit/document.js';
 import { eachByteLine, startsWithUtf16Bom } from '../formats/kit/units.js';
 import { ReadOnlyFormatError, SourceError } from '../model/errors.js';
 import { isTooLong } from '../model/text-limit.js';
@@ -134,7 +134,7 @@ function fixDocument(
     if (e instanceof SourceError) return null;
     throw e;
   }
-  const { units, values } = mapConversations(
+  const mapped = mapConversations(
     doc,
     {
       pointer: options.pointer,
@@ -148,9 +148,9 @@ function fixDocument(
     },
   );
   // A read-only format cannot take the fixes: say so, as normalize does (lint already reported the rest).
-  const readOnly = units.find((u) => u.error instanceof ReadOnlyFormatError);
+  const readOnly = mapped.units.find((u) => u.error instanceof ReadOnlyFormatError);
   if (readOnly !== undefined) throw readOnly.error;
-  return values.size === 0 ? null : serializeDocument(doc, values);
+  return mapped.values.size === 0 ? null : serializeMapped(doc, mapped);
 }
 
 /**

@@ -31,6 +31,24 @@ export class ReadOnlyFormatError extends SourceError {
 }
 
 /**
+ * A conversation read from an agent CLI's session file (SPEC §5.1) that a command other than the
+ * repairs would have to write: a session is written back only by normalize, sanitize and
+ * `lint --fix`, which keep every line they do not change.
+ */
+export class SessionFormatError extends SourceError {
+  /** The session format's name. */
+  readonly format: string;
+
+  constructor(format: string, command: string) {
+    super(
+      `${command} does not write ${format} sessions (only normalize, sanitize and lint --fix repair a session in place); use "histlint convert --to histlint" first`,
+    );
+    this.name = 'SessionFormatError';
+    this.format = format;
+  }
+}
+
+/**
  * A value a library operation cannot read as a history: neither a v1 message array nor a v1
  * envelope. `format` names the provider format the value is in, when detection found one.
  */

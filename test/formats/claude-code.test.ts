@@ -213,14 +213,21 @@ describe('claude-code fixtures', () => {
 });
 
 describe('claude-code format', () => {
-  it('is read only', () => {
-    expect(claudeCodeFormat.readOnly).toBe(true);
+  it('is a session format: written back only into the session read', () => {
+    expect(claudeCodeFormat.readOnly).toBe(false);
+    expect(claudeCodeFormat.session).toBe(true);
     const read = claudeCodeFormat.read(fixtureSession('block-mapping').value);
-    expect(() => claudeCodeFormat.write(read.conversation, read.context)).toThrow(SourceError);
-    expect(() => claudeCodeFormat.write(read.conversation)).toThrow(/read only/);
+    // Nothing changed: every event written is the event read.
+    const events = fixtureSession('block-mapping').value as JsonValue[];
+    const again = claudeCodeFormat.read(events);
+    const written = claudeCodeFormat.write(again.conversation, again.context).value as JsonValue[];
+    expect(written.length).toBe(events.length);
+    written.forEach((e, i) => expect(e).toBe(events[i]));
+    expect(() => claudeCodeFormat.write(read.conversation)).toThrow(SourceError);
+    expect(() => claudeCodeFormat.write(read.conversation)).toThrow(/written only back/);
   });
 
-  it('--check says whether a session would change (exit 1 or 0); a write is refused either way', async () => {
+  it('--check says whether a session would change (exit 1 or 0); --write repairs only the one that changes', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'histlint-claude-code-'));
     try {
       // A call without its result: normalize would add one.
@@ -231,11 +238,19 @@ describe('claude-code format', () => {
       expect(wouldChange.code, wouldChange.stderr).toBe(1);
       const unchanged = await check('short.jsonl');
       expect(unchanged.code, unchanged.stderr).toBe(0);
+      const before = readFileSync(path.join(dir, 'short.jsonl'), 'utf8');
       for (const file of ['broken.jsonl', 'short.jsonl']) {
         const write = await runCli(['normalize', '--write', file], { cwd: dir });
-        expect(write.code).toBe(2);
-        expect(write.stderr).toContain('read only');
+        expect(write.code, write.stderr).toBe(0);
       }
+      expect(readFileSync(path.join(dir, 'short.jsonl'), 'utf8')).toBe(before);
+      // The repaired session has nothing left to repair, and trim still refuses a session.
+      expect((await check('broken.jsonl')).code).toBe(0);
+      const trim = await runCli(['trim', '--max-messages', '1', '--write', 'broken.jsonl'], {
+        cwd: dir,
+      });
+      expect(trim.code).toBe(2);
+      expect(trim.stderr).toContain('trim does not write claude-code sessions');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -423,10 +438,10 @@ describe('claude-code events logged twice (a resumed session)', () => {
       writeFileSync(path.join(dir, 'session.jsonl'), jsonl);
       const check = await runCli(['normalize', '--check', 'session.jsonl'], { cwd: dir });
       expect(check.code, check.stderr).toBe(0);
-      // normalize itself refuses the read-only format; convert shows what is read: all but the copy.
+      // normalize writes the session as it was; convert shows what is read: all but the copy.
       const plain = await runCli(['normalize', 'session.jsonl'], { cwd: dir });
-      expect(plain.code).toBe(2);
-      expect(plain.stderr).toContain('read only');
+      expect(plain.code, plain.stderr).toBe(0);
+      expect(plain.stdout).toBe(jsonl);
       const v1 = await runCli(['convert', '--to', 'histlint', 'session.jsonl'], { cwd: dir });
       expect(v1.code, v1.stderr).toBe(0);
       const messages = (parseJson(v1.stdout) as JsonObject).messages as JsonObject[];

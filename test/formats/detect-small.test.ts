@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectFormat } from '../../src/formats/detect.js';
 import { FORMATS } from '../../src/formats/index.js';
-import type { Conversation } from '../../src/formats/format.js';
+import { writesAnyConversation, type Conversation } from '../../src/formats/format.js';
 import type { JsonValue } from '../../src/model/json.js';
 
 const SMALL: [string, Conversation][] = [
@@ -27,7 +27,7 @@ const gist = (c: Conversation): unknown =>
   }));
 
 describe('auto-detection of the smallest histories', () => {
-  for (const format of FORMATS.filter((f) => !f.readOnly)) {
+  for (const format of FORMATS.filter(writesAnyConversation)) {
     it.each(SMALL)(`${format.name}: %s reads back as written`, (_label, conversation) => {
       const { value } = format.write(conversation);
       const detected = detectFormat(value as JsonValue);

@@ -3,6 +3,7 @@
  * builds on, tested once here; the contract suite (contract.test.ts) tests each format through it.
  */
 import { describe, expect, it } from 'vitest';
+import { writesAnyConversation } from '../../src/formats/format.js';
 import { FORMATS } from '../../src/formats/index.js';
 import {
   BARE_HINT,
@@ -142,7 +143,12 @@ describe('envelope', () => {
 });
 
 describe('a bare array has no place for request fields', () => {
-  it.each(FORMATS.filter((f) => !f.readOnly && f.name !== 'histlint').map((f) => [f.name, f]))(
+  it.each(
+    FORMATS.filter((f) => writesAnyConversation(f) && f.name !== 'histlint').map((f) => [
+      f.name,
+      f,
+    ]),
+  )(
     '%s: request fields kept beside $bare are reported lost, not dropped silently',
     (_name, format) => {
       const conversation = {

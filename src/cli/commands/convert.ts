@@ -3,8 +3,8 @@
  * the v1 model (SPEC §4). What the target cannot express is refused unless
  * `--lossy`, which converts and reports each loss.
  */
-import { Option, type Command } from 'commander';
-import { TO_CHOICES } from '../../names.js';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { SESSION_FORMATS, TO_CHOICES } from '../../names.js';
 import { UsageError } from '../exit-codes.js';
 import { addTransformOptions, type CommandContext } from '../options.js';
 import type { TransformFlags } from '../transform.js';
@@ -21,7 +21,10 @@ export function registerConvert(program: Command, ctx: CommandContext): void {
       ),
   )
     .addOption(
-      new Option('--to <format>', 'the format to write').choices(TO_CHOICES).makeOptionMandatory(),
+      new Option('--to <format>', 'the format to write')
+        .choices(TO_CHOICES)
+        .argParser(toChoice)
+        .makeOptionMandatory(),
     )
     .option('--lossy', 'convert even what the target cannot express, and report each loss')
     .action(async (files: string[], opts: TransformFlags & { to: string; lossy?: boolean }) => {
@@ -34,4 +37,15 @@ export function registerConvert(program: Command, ctx: CommandContext): void {
         await runTransform(convertOperation(to, opts.lossy === true), files, opts, ctx.io),
       );
     });
+}
+
+/** `--to`: a format any conversation can be written in; a session format is refused with why. */
+function toChoice(value: string): string {
+  if ((SESSION_FORMATS as readonly string[]).includes(value))
+    throw new InvalidArgumentError(
+      `${value} is a session format: histlint writes a session only back into the file it was read from (normalize, sanitize, lint --fix)`,
+    );
+  if (!(TO_CHOICES as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`Allowed choices are ${TO_CHOICES.join(', ')}.`);
+  return value;
 }

@@ -19,6 +19,7 @@ import { makeConversation, notFormat, objectToArguments } from '../shared.js';
 import { eventsOf, isMessageEvent, isSessionEvent } from './detect.js';
 import { FORMAT } from './hints.js';
 import { threadOf } from './thread.js';
+import { keepSession, type PartSource } from './write.js';
 
 /** Where a text part's fields are in its block. */
 const TEXT_FIELDS: FieldSources = { text: 'text' };
@@ -179,21 +180,26 @@ export function readClaudeCode(value: JsonValue, options?: ReadOptions): ReadRes
   const { groups, context } = threadOf(events);
   const map = sourceMap(base, value, options);
   const messages: Message[] = [];
+  const sources: PartSource[][] = [];
   groups.forEach((group, mi) => {
     map.message(mi, joinPointer(base, group.indices[0]!));
     const parts: Part[] = [];
+    const from: PartSource[] = [];
     for (const i of group.indices) {
       const content = ((events[i] as JsonObject).message as JsonObject).content;
       const at = joinPointer(base, i, 'message', 'content');
       if (typeof content === 'string') {
         map.part(mi, parts.length, at);
         parts.push({ type: 'text', text: content });
+        from.push({ event: i, block: -1 });
       } else if (Array.isArray(content)) {
         content.forEach((block, k) => {
           parts.push(readBlock(block, map, mi, parts.length, joinPointer(at, k)));
+          from.push({ event: i, block: k });
         });
       }
     }
+    sources.push(from);
     const role =
       group.role === 'user' && parts.some((p) => p.type === 'tool-result') ? 'tool' : group.role;
     const message: Message = { role, parts };
@@ -201,9 +207,15 @@ export function readClaudeCode(value: JsonValue, options?: ReadOptions): ReadRes
     keepProviderData(message, FORMAT, records.length === 1 ? records[0] : { events: records });
     messages.push(message);
   });
-  return {
-    conversation: makeConversation(messages, FORMAT, undefined),
-    context,
-    locate: map.locate,
-  };
+  const conversation = makeConversation(messages, FORMAT, undefined);
+  keepSession(context, {
+    root: value,
+    base: found.base,
+    events,
+    messages: conversation.messages.slice(),
+    groups: groups.map((g) => g.indices),
+    sources,
+    abandoned: new Set(context.abandonedEvents),
+  });
+  return { conversation, context, locate: map.locate };
 }

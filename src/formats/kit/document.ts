@@ -421,3 +421,53 @@ export function serializeDocument(
   }
   return out.join('');
 }
+
+/**
+ * Writes an event log (a session JSONL file, one event a line) back with `events`, the events a
+ * session format's writer returns in file order (SPEC §5.1): an event that is the very value read
+ * (`===`) is written as its line was, byte for byte; any other is a new line of compact JSON with
+ * the file's line end. Blank lines stay where they were; the lines of events not written are gone.
+ */
+export function serializeEventLog(doc: SourceDocument, events: readonly JsonValue[]): string {
+  // The lines of each value read, in file order (an object is known by itself, not its content).
+  const linesOf = new Map<JsonValue, number[]>();
+  doc.lines.forEach((line, k) => {
+    if (line.unread === true) throw doc.units[line.unit!]!.error!;
+    const value = line.unit === undefined ? undefined : doc.units[line.unit]!.value;
+    if (value === undefined) return;
+    const list = linesOf.get(value);
+    if (list === undefined) linesOf.set(value, [k]);
+    else list.push(k);
+  });
+  const eol = doc.lines.find((l) => l.eol !== '')?.eol ?? '\n';
+  const out: string[] = [doc.bom ? '\uFEFF' : ''];
+  let next = 0;
+  // The last line written has no line end (the file's last line had none): one goes before more.
+  let open = false;
+  const emit = (text: string, end: string): void => {
+    if (open) out.push(eol);
+    out.push(text, end);
+    open = end === '';
+  };
+  const passTo = (end: number): void => {
+    for (; next < end; next++) {
+      const line = doc.lines[next]!;
+      if (line.unit === undefined) emit(line.raw, line.eol);
+    }
+  };
+  for (const event of events) {
+    const list = linesOf.get(event);
+    while (list !== undefined && list.length > 0 && list[0]! < next) list.shift();
+    const k = list?.shift();
+    if (k === undefined) {
+      emit(stringifyJson(event, 0), eol);
+      continue;
+    }
+    passTo(k);
+    const line = doc.lines[k]!;
+    emit(line.raw, line.eol);
+    next = k + 1;
+  }
+  passTo(doc.lines.length);
+  return out.join('');
+}
