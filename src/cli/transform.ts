@@ -24,7 +24,7 @@ import {
   type StreamedLine,
 } from '../formats/kit/document.js';
 import { SourceError } from '../model/errors.js';
-import { parseJson, stringifyJson, type JsonValue } from '../model/json.js';
+import { parseJson, stringifyJson } from '../model/json.js';
 import { escapePointerToken } from '../model/pointer.js';
 import { terminalSafe } from '../reporters/terminal.js';
 import { chalkFor } from './color.js';
