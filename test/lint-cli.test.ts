@@ -15,6 +15,7 @@ import { DOCS_BASE } from '../src/rules/index.js';
 import {
   CLEAN,
   DANGLING,
+  DANGLING_AUTOGEN,
   DANGLING_SESSION,
   EMPTY_PARTS,
   ERROR_AND_WARNING,
@@ -939,17 +940,29 @@ describe('lint audit fixes', () => {
     ]);
   });
 
-  it('--fix on a read-only format (a Claude Code session) notes it in one line, not fixable, exit 1', async () => {
-    const text = DANGLING_SESSION;
-    const cwd = makeTree({ 's.jsonl': text });
-    const r = await histlint(['lint', 's.jsonl', '--fix'], { cwd });
+  it('--fix on a read-only format (an AutoGen list) notes it in one line, not fixable, exit 1', async () => {
+    const text = DANGLING_AUTOGEN;
+    const cwd = makeTree({ 's.json': text });
+    const r = await histlint(['lint', 's.json', '--fix'], { cwd });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      's.jsonl: note: not fixed: claude-code files are read only (see histlint convert)\n',
+      's.json: note: not fixed: autogen files are read only (see histlint convert)\n',
     );
     expect(r.stdout).toContain('dangling-tool-call');
     expect(r.stdout).not.toContain('potentially fixable');
-    expect(readFileSync(path.join(cwd, 's.jsonl'), 'utf8')).toBe(text);
+    expect(readFileSync(path.join(cwd, 's.json'), 'utf8')).toBe(text);
+  });
+
+  it('--fix repairs a Claude Code session in place: the result added as an event, the other lines kept', async () => {
+    const text = DANGLING_SESSION;
+    const cwd = makeTree({ 's.jsonl': text });
+    const r = await histlint(['lint', 's.jsonl', '--fix'], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = readFileSync(path.join(cwd, 's.jsonl'), 'utf8').split('\n');
+    const before = text.split('\n');
+    expect(lines.length).toBe(before.length + 1);
+    expect(lines.filter((l) => !before.includes(l))).toHaveLength(1);
+    expect(lines.find((l) => !before.includes(l))).toContain('"tool_result"');
   });
 
   it('a config pointer that is no JSON pointer is a config error naming the key', async () => {

@@ -17,7 +17,7 @@ import {
   type LintProgress,
 } from '../src/lint/files.js';
 import { ROOT } from './helpers/cli.js';
-import { DANGLING_SESSION } from './helpers/lint-fixtures.js';
+import { DANGLING_AUTOGEN } from './helpers/lint-fixtures.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'histlint-lint-files-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -354,13 +354,13 @@ describe('lintFiles: read-only formats', () => {
     const dir = path.join(work, 'read-only');
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'a.json'), conversation(3));
-    writeFileSync(path.join(dir, 'session.jsonl'), DANGLING_SESSION);
+    writeFileSync(path.join(dir, 'agents.json'), DANGLING_AUTOGEN);
     for (const jobs of hasWorker ? [1, 2] : [1]) {
       const run = await lintFilesWith(['.'], { cwd: dir, jobs }, { poolMinWork: 0 });
       const byName = new Map(run.files.map((f) => [f.file, f]));
       expect(byName.get('a.json')!.readOnly, `jobs ${jobs}`).toBeUndefined();
-      expect(byName.get('session.jsonl')!.readOnly, `jobs ${jobs}`).toBe('claude-code');
-      expect(byName.get('session.jsonl')!.findings.length).toBeGreaterThan(0);
+      expect(byName.get('agents.json')!.readOnly, `jobs ${jobs}`).toBe('autogen');
+      expect(byName.get('agents.json')!.findings.length).toBeGreaterThan(0);
     }
   });
 });

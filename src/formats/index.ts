@@ -10,6 +10,7 @@ import { CONVERSATION_FORMATS, type FormatName } from '../names.js';
 import type { ConversationFormat } from './format.js';
 import { aiSdkFormat } from './ai-sdk/index.js';
 import { aiSdkUiFormat } from './ai-sdk-ui/index.js';
+import { autogenFormat } from './autogen/index.js';
 import { anthropicFormat } from './anthropic/index.js';
 import { bedrockFormat } from './bedrock/index.js';
 import { claudeCodeFormat } from './claude-code/index.js';
@@ -23,6 +24,7 @@ const FORMAT_BY_NAME: Readonly<Record<FormatName, ConversationFormat>> = {
   'ai-sdk-ui': aiSdkUiFormat,
   histlint: nativeFormat,
   'claude-code': claudeCodeFormat,
+  autogen: autogenFormat,
   gemini: geminiFormat,
   'openai-responses': openaiResponsesFormat,
   bedrock: bedrockFormat,

@@ -35,7 +35,7 @@ export const DANGLING = JSON.stringify(
   2,
 );
 
-/** A Claude Code session (JSONL, read only) whose one tool call has no result. */
+/** A Claude Code session (JSONL) whose one tool call has no result. */
 export const DANGLING_SESSION =
   [
     {
@@ -159,3 +159,19 @@ export function positionAt(text: string, offset: number): { line: number; column
   const column = offset - (before.lastIndexOf('\n') + 1) + 1;
   return { line, column };
 }
+
+/** An AutoGen message list (a read-only format) whose call has no result. */
+export const DANGLING_AUTOGEN =
+  JSON.stringify(
+    [
+      { content: 'go', source: 'user', type: 'UserMessage' },
+      {
+        content: [{ id: 't1', arguments: '{}', name: 'Bash' }],
+        thought: null,
+        source: 'agent',
+        type: 'AssistantMessage',
+      },
+    ],
+    null,
+    2,
+  ) + '\n';

@@ -1,0 +1,102 @@
+/**
+ * The autogen adapter (read only): its own fixture cases, the public AutoGen sample of the corpus
+ * read and linted, and detection that claims nothing of the other corpus folders (and the other
+ * formats nothing of it). The contract cases run in contract.test.ts.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { autogenFormat } from '../../src/formats/autogen/index.js';
+import { detectFormat } from '../../src/formats/detect.js';
+import { FORMATS } from '../../src/formats/index.js';
+import { lintConversation } from '../../src/lint/api.js';
+import { ReadOnlyFormatError } from '../../src/model/errors.js';
+import { parseJson, type JsonValue } from '../../src/model/json.js';
+import { describeFixtureCases } from '../helpers/formats.js';
+import { CORPUS, describeShared } from '../helpers/shared.js';
+
+describeFixtureCases(autogenFormat);
+
+describe('autogen', () => {
+  it('is read only, checked against openai-chat', () => {
+    expect(autogenFormat.readOnly).toBe(true);
+    expect(autogenFormat.target).toBe('openai-chat');
+    const read = autogenFormat.read([{ content: 'hi', source: 'user', type: 'UserMessage' }]);
+    expect(() => autogenFormat.write(read.conversation, read.context)).toThrow(ReadOnlyFormatError);
+  });
+
+  it('reads an error result as failed and reports a call without its result', () => {
+    const history: JsonValue = [
+      { content: 'go', source: 'user', type: 'UserMessage' },
+      {
+        content: [{ id: 'c1', arguments: '{}', name: 'run' }],
+        thought: null,
+        source: 'agent',
+        type: 'AssistantMessage',
+      },
+    ];
+    const read = autogenFormat.read(history);
+    expect(read.conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    const findings = lintConversation(JSON.stringify(history));
+    expect(findings.map((f) => f.ruleId)).toContain('dangling-tool-call');
+    const at = findings.find((f) => f.ruleId === 'dangling-tool-call')!;
+    expect(at.pointer).toBe('/1/content/0');
+  });
+
+  it('does not claim other formats’ messages, nor an empty list', () => {
+    expect(autogenFormat.detect([])).toBe(false);
+    expect(autogenFormat.detect({ messages: [] })).toBe(false);
+    expect(autogenFormat.detect([{ role: 'user', content: 'hi' }])).toBe(false);
+    // One message of another shape among AutoGen ones: not an AutoGen list.
+    expect(
+      autogenFormat.detect([
+        { content: 'hi', type: 'UserMessage' },
+        { role: 'assistant', content: 'hello' },
+      ]),
+    ).toBe(false);
+    expect(() => autogenFormat.read({ contents: [] })).toThrow(/not autogen/);
+  });
+});
+
+/** Every JSON document of a corpus folder (each line of a JSONL file). */
+function documents(folder: string): [string, JsonValue][] {
+  const dir = path.join(CORPUS, folder);
+  return readdirSync(dir)
+    .sort()
+    .flatMap((file): [string, JsonValue][] => {
+      const text = readFileSync(path.join(dir, file), 'utf8');
+      if (file.endsWith('.json')) return [[`${folder}/${file}`, parseJson(text)]];
+      if (!file.endsWith('.jsonl')) return [];
+      return text
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l, i): [string, JsonValue] => [`${folder}/${file}:${i + 1}`, parseJson(l)]);
+    });
+}
+
+describeShared('autogen on the corpus', 'corpus/autogen', () => {
+  it('reads the public AutoGen history and lints it against openai-chat', () => {
+    const docs = documents('autogen');
+    expect(docs.length).toBeGreaterThan(0);
+    for (const [where, value] of docs) {
+      expect(detectFormat(value).name, where).toBe('autogen');
+      const read = autogenFormat.read(value);
+      expect(read.conversation.messages.length, where).toBeGreaterThan(0);
+      const findings = lintConversation(JSON.stringify(value));
+      expect(
+        findings.filter((f) => f.ruleId === 'not-a-conversation'),
+        where,
+      ).toEqual([]);
+    }
+  });
+
+  it('claims nothing of the other corpus folders, and no other format claims it', () => {
+    const others = readdirSync(CORPUS).filter((f) => f !== 'autogen' && !f.endsWith('.md'));
+    for (const folder of others)
+      for (const [where, value] of documents(folder))
+        expect(autogenFormat.detect(value), where).toBe(false);
+    for (const [where, value] of documents('autogen'))
+      for (const f of FORMATS.filter((x) => x !== autogenFormat))
+        expect(f.detect(value), `${f.name} claims ${where}`).toBe(false);
+  });
+});
