@@ -9,6 +9,7 @@ import { setOwn, stringifyJson, type JsonObject, type JsonValue } from '../../mo
 import type { Message, Part } from '../../model/types.js';
 import type { Conversation, ReadOptions, ReadResult } from '../format.js';
 import { isPlainObject, keepProviderData, keptPart, mergeFields, restOf } from '../kit/kept.js';
+import { guessMediaType } from '../kit/media.js';
 import { readContext, type ReadContext } from '../kit/provenance.js';
 import { joinPointer, readBase, sourceMap, type FieldSources } from '../kit/source-map.js';
 import { notFormat } from '../shared.js';
@@ -48,6 +49,8 @@ function readMedia(item: JsonObject): { part: Part; fields: FieldSources } | und
     fields = { data: 'data', mediaType: 'media_type' };
   } else if (typeof item.url === 'string' && typeof kind === 'string' && kind.endsWith('-url')) {
     part = { type: kind === 'image-url' ? 'image' : 'document', url: item.url };
+    // A document needs a media type: pydantic-ai's own, else the one its URL names.
+    if (part.type === 'document') part.mediaType = mt ?? guessMediaType(item.url);
     own = ['url', 'kind'];
     fields = { url: 'url' };
   }
