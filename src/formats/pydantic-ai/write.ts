@@ -8,7 +8,7 @@ import { parseJson, setOwn, type JsonObject, type JsonValue } from '../../model/
 import type { Message, Part } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
 import type { Conversation, Loss, WriteResult } from '../format.js';
-import { writeBody } from '../kit/envelope.js';
+import { writeBody, writesBare } from '../kit/envelope.js';
 import { isKeptPart, keptNode } from '../kit/kept.js';
 import { callNames, conversationLosses, messageLosses } from '../shared.js';
 import { FORMAT, HINTS } from './hints.js';
@@ -170,6 +170,8 @@ function responseParts(m: Message, i: number, losses: Loss[]): JsonObject[] {
 /** Writes a v1 conversation as a list of pydantic-ai model messages. */
 export function writePydanticAi(conversation: Conversation, _context?: unknown): WriteResult {
   const losses: Loss[] = conversationLosses(conversation, FORMAT);
+  // Always a bare list; conversation fields kept beside it have no place and are losses.
+  writesBare(undefined, conversation, FORMAT, { fallback: true, losses });
   const names = callNames(conversation.messages);
   const out: JsonValue[] = [];
   let request: { parts: JsonObject[] } | undefined;
