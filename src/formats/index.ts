@@ -18,6 +18,7 @@ import { geminiFormat } from './gemini/index.js';
 import { nativeFormat } from './histlint/index.js';
 import { openaiChatFormat } from './openai-chat/index.js';
 import { openaiResponsesFormat } from './openai-responses/index.js';
+import { pydanticAiFormat } from './pydantic-ai/index.js';
 
 /** Every format by its name (a name of src/names.ts without a format does not compile). */
 const FORMAT_BY_NAME: Readonly<Record<FormatName, ConversationFormat>> = {
@@ -25,6 +26,7 @@ const FORMAT_BY_NAME: Readonly<Record<FormatName, ConversationFormat>> = {
   histlint: nativeFormat,
   'claude-code': claudeCodeFormat,
   autogen: autogenFormat,
+  'pydantic-ai': pydanticAiFormat,
   gemini: geminiFormat,
   'openai-responses': openaiResponsesFormat,
   bedrock: bedrockFormat,
