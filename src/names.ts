@@ -16,6 +16,7 @@ export const CONVERSATION_FORMATS = [
   { name: 'ai-sdk-ui', readOnly: false, eventLog: false },
   { name: 'histlint', readOnly: false, eventLog: false },
   { name: 'claude-code', readOnly: true, eventLog: true },
+  { name: 'codex-cli', readOnly: true, eventLog: true },
   { name: 'gemini', readOnly: false, eventLog: false },
   { name: 'openai-responses', readOnly: false, eventLog: false },
   { name: 'bedrock', readOnly: false, eventLog: false },
