@@ -52,6 +52,14 @@ const ROOT = fileURLToPath(new URL('../../fixtures/formats/', import.meta.url));
 /** The cases every format has. */
 const CASES = CONTRACT_CASES;
 
+/**
+ * Formats without the `bare` case, and why: a Codex CLI rollout is always the array of its lines,
+ * so it has no wrapped shape to tell from a bare one (its `text` case is that array too).
+ */
+const NO_BARE: ReadonlyMap<string, string> = new Map([
+  ['codex-cli', 'a rollout is always the array of its lines'],
+]);
+
 interface Fixture {
   name: string;
   source: JsonValue;
@@ -187,7 +195,12 @@ describe('the contract fixtures', () => {
     const layout = Object.fromEntries(
       FORMATS.map((f) => [f.name, fixturesOf(f.name).map((x) => x.name)]),
     );
-    const want = Object.fromEntries(FORMATS.map((f) => [f.name, [...CASES].sort()]));
+    const want = Object.fromEntries(
+      FORMATS.map((f) => [
+        f.name,
+        [...CASES].filter((c) => c !== 'bare' || !NO_BARE.has(f.name)).sort(),
+      ]),
+    );
     expect(layout).toEqual(want);
     expect(readdirSync(ROOT).sort()).toEqual(FORMATS.map((f) => f.name).sort());
   });
@@ -293,26 +306,29 @@ describe.each(FORMATS.map((f) => [f.name, f] as [string, ConversationFormat]))(
       expect(shape(written.value)).toEqual(shape(fx.expected));
     });
 
-    it('text is the wrapped shape and bare the bare one, each kept on every write', () => {
-      const byName = new Map(fixtures.map((f) => [f.name, f]));
-      const text = byName.get('text')!;
-      const bare = byName.get('bare')!;
-      expect(Array.isArray(text.source)).toBe(false);
-      expect(Array.isArray(bare.source)).toBe(true);
-      if (!writes) return;
-      for (const fx of [text, bare]) {
-        const read = format.read(fx.source);
-        const shapes = [
-          format.write(read.conversation, read.context).value,
-          format.write(stored(read.conversation)).value,
-        ].map((v) => (Array.isArray(v) ? 'bare' : 'wrapped'));
-        const want = [fx.expected, fx.storedExpected].map((v) =>
-          Array.isArray(v) ? 'bare' : 'wrapped',
-        );
-        expect(shapes, fx.name).toEqual(want);
-        // Bare stays bare, with the read and without it; only v1's own envelope is the exception.
-        expect(want[0], fx.name).toBe(fx.name === 'bare' ? 'bare' : 'wrapped');
-      }
-    });
+    it.skipIf(NO_BARE.has(name))(
+      'text is the wrapped shape and bare the bare one, each kept on every write',
+      () => {
+        const byName = new Map(fixtures.map((f) => [f.name, f]));
+        const text = byName.get('text')!;
+        const bare = byName.get('bare')!;
+        expect(Array.isArray(text.source)).toBe(false);
+        expect(Array.isArray(bare.source)).toBe(true);
+        if (!writes) return;
+        for (const fx of [text, bare]) {
+          const read = format.read(fx.source);
+          const shapes = [
+            format.write(read.conversation, read.context).value,
+            format.write(stored(read.conversation)).value,
+          ].map((v) => (Array.isArray(v) ? 'bare' : 'wrapped'));
+          const want = [fx.expected, fx.storedExpected].map((v) =>
+            Array.isArray(v) ? 'bare' : 'wrapped',
+          );
+          expect(shapes, fx.name).toEqual(want);
+          // Bare stays bare, with the read and without it; only v1's own envelope is the exception.
+          expect(want[0], fx.name).toBe(fx.name === 'bare' ? 'bare' : 'wrapped');
+        }
+      },
+    );
   },
 );
