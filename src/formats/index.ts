@@ -14,6 +14,7 @@ import { autogenFormat } from './autogen/index.js';
 import { anthropicFormat } from './anthropic/index.js';
 import { bedrockFormat } from './bedrock/index.js';
 import { claudeCodeFormat } from './claude-code/index.js';
+import { codexCliFormat } from './codex-cli/index.js';
 import { geminiFormat } from './gemini/index.js';
 import { nativeFormat } from './histlint/index.js';
 import { openaiChatFormat } from './openai-chat/index.js';
@@ -25,6 +26,7 @@ const FORMAT_BY_NAME: Readonly<Record<FormatName, ConversationFormat>> = {
   'ai-sdk-ui': aiSdkUiFormat,
   histlint: nativeFormat,
   'claude-code': claudeCodeFormat,
+  'codex-cli': codexCliFormat,
   autogen: autogenFormat,
   'pydantic-ai': pydanticAiFormat,
   gemini: geminiFormat,

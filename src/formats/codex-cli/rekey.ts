@@ -1,0 +1,66 @@
+/**
+ * The response items of a rollout are read and written by the `openai-responses` adapter, whose
+ * kept data lives under its own key and whose kept parts are typed `openai-responses:<item type>`.
+ * A conversation read from a rollout carries them under `codex-cli` (so that it tells its format,
+ * and a conversion to `openai-responses` reports what only the rollout holds); these copy a
+ * conversation from one key to the other, every other field as it was.
+ */
+import type { JsonObject, JsonValue } from '../../model/json.js';
+import type { Message, Part } from '../../model/types.js';
+import type { Conversation } from '../format.js';
+import { isPlainObject } from '../kit/kept.js';
+
+/** `providerData` with the key `from` renamed `to`, in place of it (the other keys in their order). */
+function renamedData(data: JsonValue, from: string, to: string): JsonValue {
+  if (!isPlainObject(data) || !Object.hasOwn(data, from)) return data;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(data)) {
+    if (k === to) continue;
+    out[k === from ? to : k] = v;
+  }
+  return out;
+}
+
+/** An object with its `providerData` renamed (a copy, or the object itself when it has none). */
+function renamed<T extends JsonObject>(obj: T, from: string, to: string): T {
+  if (!Object.hasOwn(obj, 'providerData')) return { ...obj };
+  return { ...obj, providerData: renamedData(obj.providerData!, from, to) };
+}
+
+/** Called with each v1 message or part and its copy (a read's provenance follows the copies). */
+export type OnCopy = (original: object, copy: object) => void;
+
+function copyPart(part: Part, from: string, to: string, onCopy: OnCopy): Part {
+  const copy = renamed(part, from, to);
+  if (typeof copy.type === 'string' && copy.type.startsWith(`${from}:`))
+    copy.type = `${to}:${copy.type.slice(from.length + 1)}`;
+  if (copy.type === 'tool-result' && Array.isArray(copy.content)) {
+    copy.content = (copy.content as JsonValue[]).map((c) =>
+      isPlainObject(c) ? (copyPart(c as Part, from, to, onCopy) as JsonValue) : c,
+    );
+  }
+  onCopy(part, copy);
+  return copy;
+}
+
+function copyMessage(m: Message, from: string, to: string, onCopy: OnCopy): Message {
+  const copy = renamed(m, from, to);
+  copy.parts = m.parts.map((p) => copyPart(p, from, to, onCopy));
+  onCopy(m, copy);
+  return copy;
+}
+
+/**
+ * A copy of `conversation` whose kept data of format `from` is under `to`, and whose kept parts of
+ * `from` are typed `to:<label>`; `onCopy` hears of each message and part copied.
+ */
+export function rekeyed(
+  conversation: Conversation,
+  from: string,
+  to: string,
+  onCopy: OnCopy = () => {},
+): Conversation {
+  const copy = renamed(conversation, from, to);
+  copy.messages = conversation.messages.map((m) => copyMessage(m, from, to, onCopy));
+  return copy;
+}

@@ -1,0 +1,151 @@
+/**
+ * Writes a conversation back to the rollout it was read from (the read's context holds the lines).
+ * The response items are written by the `openai-responses` adapter, as the bare array they were
+ * read from; each item equal to the one read keeps its line, the very object read (the CLI writes
+ * it back as its original bytes). An item a repair added (a synthesized `function_call_output` or
+ * `custom_tool_call_output`) is a new `response_item` line right after the line of the item written
+ * before it (the call, or the last call of its run, as Codex writes outputs after their calls),
+ * with the timestamp of its call's line; an item a repair dropped loses its line; an item changed
+ * in place is its line with the new payload (the line's other fields, in their order, as read).
+ * Every other line (session meta, turn contexts, UI events) stays where it was, as it was.
+ */
+import { SourceError } from '../../model/errors.js';
+import { jsonEqual, type JsonObject, type JsonValue } from '../../model/json.js';
+import type { Conversation, WriteResult } from '../format.js';
+import { contextOf } from '../kit/provenance.js';
+import { isPlainObject } from '../kit/kept.js';
+import { FORMAT as RESPONSES } from '../openai-responses/hints.js';
+import { writeResponses } from '../openai-responses/write.js';
+import type { ResponsesContext } from '../openai-responses/read.js';
+import { FORMAT } from './hints.js';
+import type { CodexCliContext } from './read.js';
+import { rekeyed } from './rekey.js';
+
+/** The read context of a rollout, or undefined (a conversation never read from one). */
+function rolloutContext(context: unknown): CodexCliContext | undefined {
+  const ctx = contextOf(context, FORMAT) as Partial<CodexCliContext> | undefined;
+  return ctx !== undefined && Array.isArray(ctx.events) && Array.isArray(ctx.itemLines)
+    ? (ctx as CodexCliContext)
+    : undefined;
+}
+
+/** What names an item across a change of its content: its type and its call id or id. */
+function identity(item: JsonValue | undefined): string | undefined {
+  if (!isPlainObject(item) || typeof item.type !== 'string') return undefined;
+  const id =
+    typeof item.call_id === 'string' ? item.call_id : typeof item.id === 'string' ? item.id : '';
+  return `${item.type}\u0000${id}`;
+}
+
+/** Where each written item goes: an original line (kept or changed), or a new line. */
+type Placed = { line: number; changed: boolean } | { line: undefined };
+
+/**
+ * Matches the written items to the items read, in order: an item equal to the next ones read is
+ * that line (the read items skipped on the way were dropped); one of the same type and id as the
+ * next read item is that item changed; any other is new.
+ */
+function placeItems(
+  read: readonly JsonValue[],
+  lines: readonly number[],
+  written: readonly JsonValue[],
+): Placed[] {
+  const out: Placed[] = [];
+  let next = 0;
+  for (const item of written) {
+    let found = -1;
+    for (let q = next; q < read.length; q++) {
+      if (jsonEqual(read[q]!, item)) {
+        found = q;
+        break;
+      }
+    }
+    if (found !== -1) {
+      out.push({ line: lines[found]!, changed: false });
+      next = found + 1;
+    } else if (next < read.length && identity(read[next]) === identity(item)) {
+      out.push({ line: lines[next]!, changed: true });
+      next += 1;
+    } else {
+      out.push({ line: undefined });
+    }
+  }
+  return out;
+}
+
+/** The timestamp of the line of the call an output answers, else `fallback`. */
+function callTimestamp(
+  events: readonly JsonValue[],
+  lines: readonly number[],
+  item: JsonValue,
+  fallback: JsonValue,
+): JsonValue {
+  const callId = isPlainObject(item) ? item.call_id : undefined;
+  if (typeof callId !== 'string') return fallback;
+  for (const i of lines) {
+    const e = events[i] as JsonObject;
+    const p = e.payload as JsonObject;
+    if (p.call_id === callId && typeof p.type === 'string' && !p.type.endsWith('_output'))
+      return e.timestamp!;
+  }
+  return fallback;
+}
+
+/** Writes a conversation read from a rollout back as that rollout's lines. */
+export function writeCodexCli(conversation: Conversation, context?: unknown): WriteResult {
+  const ctx = rolloutContext(context);
+  if (ctx === undefined)
+    throw new SourceError('a codex-cli session is written only back to the file it was read from');
+  const responses: ResponsesContext = { ...ctx.responses, read: new WeakSet() };
+  const back = rekeyed(conversation, FORMAT, RESPONSES, (original, copy) => {
+    if (ctx.read.has(original)) responses.read.add(copy);
+  });
+  const written = writeResponses(back, responses);
+  const items = written.value as JsonValue[];
+  const events = ctx.events;
+  const lines = ctx.itemLines;
+  const read = lines.map((i) => (events[i] as JsonObject).payload!);
+  const placed = placeItems(read, lines, items);
+
+  // The lines kept or changed, and the new lines after each line (or before the first one).
+  const kept = new Map<number, JsonValue>();
+  const after = new Map<number, JsonValue[]>();
+  const head: JsonValue[] = [];
+  let anchor: number | undefined;
+  placed.forEach((p, k) => {
+    const item = items[k]!;
+    if (p.line !== undefined) {
+      const e = events[p.line] as JsonObject;
+      kept.set(p.line, p.changed ? { ...e, payload: item } : e);
+      anchor = p.line;
+      return;
+    }
+    const near = anchor === undefined ? undefined : (events[anchor] as JsonObject).timestamp;
+    const first = events.find((e) => isPlainObject(e) && typeof e.timestamp === 'string');
+    const fallback = near ?? (isPlainObject(first) ? first.timestamp! : '');
+    const line: JsonObject = {
+      timestamp: callTimestamp(events, lines, item, fallback),
+      type: 'response_item',
+      payload: item,
+    };
+    if (anchor === undefined) head.push(line);
+    else {
+      const list = after.get(anchor);
+      if (list === undefined) after.set(anchor, [line]);
+      else list.push(line);
+    }
+  });
+
+  // New items before every kept one go before the first item line (after every line when none).
+  const itemLine = new Set(lines);
+  const firstItem = lines[0];
+  const value: JsonValue[] = [];
+  events.forEach((e, i) => {
+    if (i === firstItem) value.push(...head);
+    if (!itemLine.has(i)) value.push(e);
+    else if (kept.has(i)) value.push(kept.get(i)!);
+    value.push(...(after.get(i) ?? []));
+  });
+  if (firstItem === undefined) value.push(...head);
+  return { value, losses: written.losses };
+}

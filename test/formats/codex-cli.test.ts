@@ -1,0 +1,90 @@
+/**
+ * The Codex CLI rollout reader and writer: the corpus rollout reads, locates and writes back
+ * unchanged; an interrupted rollout is repaired in place (normalize, then write): the new output
+ * line after its call, every other line the very object read, twice the same.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { codexCliFormat, type CodexCliContext } from '../../src/formats/codex-cli/index.js';
+import { SourceError } from '../../src/model/errors.js';
+import { lintConversation, normalizeHistory, type Conversation } from '../../src/index.js';
+import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
+import { ROOT } from '../helpers/cli.js';
+import { CORPUS, describeShared } from '../helpers/shared.js';
+
+const ROLLOUTS = path.join(CORPUS, 'codex-rollout');
+
+function jsonl(file: string): JsonValue[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => parseJson(line));
+}
+
+/** A tools rollout interrupted after its first call (the output never written), then resumed by a prompt. */
+function interrupted(): JsonValue[] {
+  const file = path.join(ROOT, 'fixtures', 'formats', 'codex-cli', 'tools', 'source.json');
+  const lines = parseJson(readFileSync(file, 'utf8')) as JsonValue[];
+  const prompt = { ...(lines[1] as JsonObject), timestamp: '2025-11-04T09:12:00.000Z' };
+  return [...lines.slice(0, 7), prompt];
+}
+
+/** Normalize the rollout, then write it back. */
+function repair(lines: JsonValue[]): JsonValue[] {
+  const read = codexCliFormat.read(lines);
+  const once = normalizeHistory(read.conversation);
+  return codexCliFormat.write(once.envelope as Conversation, read.context).value as JsonValue[];
+}
+
+describe('codex-cli repair', () => {
+  it('inserts the synthesized output right after its call, every other line kept', () => {
+    const lines = interrupted();
+    const out = repair(lines);
+    expect(out.length).toBe(lines.length + 1);
+    out.slice(0, 7).forEach((e, i) => expect(e).toBe(lines[i]));
+    out.slice(8).forEach((e, i) => expect(e).toBe(lines[i + 7]));
+    const added = out[7] as JsonObject;
+    expect(added.type).toBe('response_item');
+    expect(added.timestamp).toBe((lines[6] as JsonObject).timestamp);
+    const payload = added.payload as JsonObject;
+    expect(payload.type).toBe('function_call_output');
+    expect(payload.call_id).toBe('call_tests01');
+  });
+
+  it('gives a rollout that passes the openai-responses rules, and repairs it no further', () => {
+    const out = repair(interrupted());
+    const ids = lintConversation(stringifyJson(out, 0), { target: 'openai-responses' }).map(
+      (f) => f.ruleId,
+    );
+    expect(ids).toEqual([]);
+    const again = repair(out);
+    again.forEach((e, i) => expect(e).toBe(out[i]));
+    expect(again.length).toBe(out.length);
+  });
+
+  it('keeps the lines read in its context, and writes only back to them', () => {
+    const lines = interrupted();
+    const read = codexCliFormat.read(lines);
+    expect((read.context as CodexCliContext).events).toBe(lines);
+    expect(() => codexCliFormat.write(read.conversation)).toThrow(SourceError);
+  });
+});
+
+describeShared('codex-cli corpus', 'corpus/codex-rollout', () => {
+  const files = readdirSync(ROLLOUTS).sort();
+  for (const file of files) {
+    it(`${file}: detected by its first line, read, linted clean, written back unchanged`, () => {
+      const lines = jsonl(path.join(ROLLOUTS, file));
+      expect(codexCliFormat.detect([lines[0]!])).toBe(true);
+      const read = codexCliFormat.read(lines);
+      expect(read.conversation.messages.length).toBeGreaterThan(0);
+      expect(read.locate(1)).toMatch(/^\/\d+\/payload$/);
+      const ids = lintConversation(stringifyJson(lines, 0)).map((f) => f.ruleId);
+      expect(ids.filter((id) => id.startsWith('openai-responses/'))).toEqual([]);
+      const out = repair(lines);
+      expect(out.length).toBe(lines.length);
+      out.forEach((e, i) => expect(e).toBe(lines[i]));
+    });
+  }
+});
