@@ -3,14 +3,15 @@
  * unchanged; an interrupted rollout is repaired in place (normalize, then write): the new output
  * line after its call, every other line the very object read, twice the same.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codexCliFormat, type CodexCliContext } from '../../src/formats/codex-cli/index.js';
 import { SourceError } from '../../src/model/errors.js';
 import { lintConversation, normalizeHistory, type Conversation } from '../../src/index.js';
 import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 import { CORPUS, describeShared } from '../helpers/shared.js';
 
 const ROLLOUTS = path.join(CORPUS, 'codex-rollout');
@@ -36,6 +37,28 @@ function repair(lines: JsonValue[]): JsonValue[] {
   const once = normalizeHistory(read.conversation);
   return codexCliFormat.write(once.envelope as Conversation, read.context).value as JsonValue[];
 }
+
+describe('codex-cli lint', () => {
+  it('places a finding at the rollout line of its item, not the file start', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'histlint-codex-'));
+    try {
+      const text = interrupted()
+        .map((l) => stringifyJson(l, 0) + '\n')
+        .join('');
+      writeFileSync(path.join(dir, 'rollout.jsonl'), text);
+      const r = await runCli(['lint', '-f', 'json', 'rollout.jsonl'], { cwd: dir });
+      const file = (parseJson(r.stdout) as JsonObject).files as JsonObject[];
+      const findings = file[0]!.findings as JsonObject[];
+      const dangling = findings.find((f) => f.ruleId === 'dangling-tool-call')!;
+      expect(dangling.pointer).toMatch(/^\/\d+\/payload/);
+      const line = Number((dangling.pointer as string).split('/')[1]) + 1;
+      expect(dangling.line).toBe(line);
+      expect(line).toBeGreaterThan(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('codex-cli repair', () => {
   it('inserts the synthesized output right after its call, every other line kept', () => {

@@ -12,7 +12,7 @@ import type { JsonObject, JsonValue } from '../../model/json.js';
 import { parsePointer } from '../../model/pointer.js';
 import type { Locator, ReadOptions, ReadResult } from '../format.js';
 import { isPlainObject } from '../kit/kept.js';
-import { joinPointer } from '../kit/source-map.js';
+import { joinPointer, untrackedLocate } from '../kit/source-map.js';
 import { readContext, type ReadContext } from '../kit/provenance.js';
 import { FORMAT as RESPONSES } from '../openai-responses/hints.js';
 import { readResponses, type ResponsesContext } from '../openai-responses/read.js';
@@ -39,6 +39,8 @@ export interface CodexCliContext extends ReadContext {
  * `/k/...` becomes `/<line of k>/payload/...`.
  */
 function lineLocator(inner: Locator, itemLines: readonly number[]): Locator {
+  // An untracked read's locator stays the kit's own: lint knows it and reads again, tracked.
+  if (inner === untrackedLocate) return inner;
   return (messageIndex, partIndex, path) => {
     const pointer = inner(messageIndex, partIndex, path);
     const tokens = parsePointer(pointer);
