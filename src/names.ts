@@ -20,6 +20,7 @@ export const CONVERSATION_FORMATS = [
   { name: 'histlint', readOnly: false, eventLog: false, session: false },
   { name: 'claude-code', readOnly: false, eventLog: true, session: true },
   { name: 'codex-cli', readOnly: false, eventLog: true, session: true },
+  { name: 'gemini-cli', readOnly: false, eventLog: true, session: true },
   { name: 'autogen', readOnly: true, eventLog: false, session: false },
   { name: 'pydantic-ai', readOnly: false, eventLog: false, session: false },
   { name: 'gemini', readOnly: false, eventLog: false, session: false },

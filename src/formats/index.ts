@@ -16,6 +16,7 @@ import { bedrockFormat } from './bedrock/index.js';
 import { claudeCodeFormat } from './claude-code/index.js';
 import { codexCliFormat } from './codex-cli/index.js';
 import { geminiFormat } from './gemini/index.js';
+import { geminiCliFormat } from './gemini-cli/index.js';
 import { nativeFormat } from './histlint/index.js';
 import { openaiChatFormat } from './openai-chat/index.js';
 import { openaiResponsesFormat } from './openai-responses/index.js';
@@ -27,6 +28,7 @@ const FORMAT_BY_NAME: Readonly<Record<FormatName, ConversationFormat>> = {
   histlint: nativeFormat,
   'claude-code': claudeCodeFormat,
   'codex-cli': codexCliFormat,
+  'gemini-cli': geminiCliFormat,
   autogen: autogenFormat,
   'pydantic-ai': pydanticAiFormat,
   gemini: geminiFormat,

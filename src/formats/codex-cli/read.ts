@@ -9,10 +9,9 @@
  * every line, for a write back to the same file.
  */
 import type { JsonObject, JsonValue } from '../../model/json.js';
-import { parsePointer } from '../../model/pointer.js';
-import type { Locator, ReadOptions, ReadResult } from '../format.js';
+import type { ReadOptions, ReadResult } from '../format.js';
 import { isPlainObject } from '../kit/kept.js';
-import { joinPointer, untrackedLocate } from '../kit/source-map.js';
+import { relocate } from '../kit/source-map.js';
 import { readContext, type ReadContext } from '../kit/provenance.js';
 import { FORMAT as RESPONSES } from '../openai-responses/hints.js';
 import { readResponses, type ResponsesContext } from '../openai-responses/read.js';
@@ -32,23 +31,6 @@ export interface CodexCliContext extends ReadContext {
   skippedEvents: number[];
   /** The read context of the items as a bare Responses array, for the Responses writer. */
   responses: ResponsesContext;
-}
-
-/**
- * The locator of the items read as a bare array, moved to their rollout lines: item `k`'s pointer
- * `/k/...` becomes `/<line of k>/payload/...`.
- */
-function lineLocator(inner: Locator, itemLines: readonly number[]): Locator {
-  // An untracked read's locator stays the kit's own: lint knows it and reads again, tracked.
-  if (inner === untrackedLocate) return inner;
-  return (messageIndex, partIndex, path) => {
-    const pointer = inner(messageIndex, partIndex, path);
-    const tokens = parsePointer(pointer);
-    if (tokens.length === 0) return pointer;
-    const line = itemLines[Number(tokens[0])];
-    if (line === undefined) return pointer;
-    return joinPointer('', line, 'payload', ...tokens.slice(1));
-  };
 }
 
 /** The conversation's own kept data without the bare-array hint (a rollout is always lines). */
@@ -89,5 +71,10 @@ export function readCodexCli(value: JsonValue, options?: ReadOptions): ReadResul
   const providerData = withoutBareHint(conversation.providerData);
   if (providerData === undefined) delete conversation.providerData;
   else conversation.providerData = providerData;
-  return { conversation, context, locate: lineLocator(inner.locate, itemLines) };
+  // Item `k`'s pointer `/k/...` is `/<line of k>/payload/...` in the rollout.
+  const locate = relocate(inner.locate, (tokens) => {
+    const line = tokens.length === 0 ? undefined : itemLines[Number(tokens[0])];
+    return line === undefined ? undefined : [line, 'payload', ...tokens.slice(1)];
+  });
+  return { conversation, context, locate };
 }

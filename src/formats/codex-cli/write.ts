@@ -12,7 +12,7 @@
 import { SourceError } from '../../model/errors.js';
 import { jsonEqual, type JsonObject, type JsonValue } from '../../model/json.js';
 import type { Conversation, WriteResult } from '../format.js';
-import { contextOf } from '../kit/provenance.js';
+import { contextOf, readContext } from '../kit/provenance.js';
 import { isPlainObject } from '../kit/kept.js';
 import { FORMAT as RESPONSES } from '../openai-responses/hints.js';
 import { writeResponses } from '../openai-responses/write.js';
@@ -96,7 +96,7 @@ export function writeCodexCli(conversation: Conversation, context?: unknown): Wr
   const ctx = rolloutContext(context);
   if (ctx === undefined)
     throw new SourceError('a codex-cli session is written only back to the file it was read from');
-  const responses: ResponsesContext = { ...ctx.responses, read: new WeakSet() };
+  const responses: ResponsesContext = { ...ctx.responses, read: readContext(RESPONSES).read };
   const back = rekeyed(conversation, FORMAT, RESPONSES, (original, copy) => {
     if (ctx.read.has(original)) responses.read.add(copy);
   });

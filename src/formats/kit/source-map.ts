@@ -173,3 +173,21 @@ export function identityLocator(base: string): Locator {
     return joinPointer(p, ...path);
   };
 }
+
+/**
+ * A read's locator moved onto other pointers, for a format that reads its items through another
+ * format's reader (a Codex CLI rollout's Responses items, each at `/<line>/payload`): `move` maps
+ * the tokens of each pointer the inner read gives to the tokens in the source, or undefined to
+ * keep it. An untracked read's locator stays the kit's own (lint reads again, tracked).
+ */
+export function relocate(
+  inner: Locator,
+  move: (tokens: string[]) => readonly (string | number)[] | undefined,
+): Locator {
+  if (inner === untrackedLocate) return inner;
+  return (messageIndex, partIndex, path) => {
+    const pointer = inner(messageIndex, partIndex, path);
+    const moved = move(parsePointer(pointer));
+    return moved === undefined ? pointer : joinPointer('', ...moved);
+  };
+}

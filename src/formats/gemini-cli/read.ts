@@ -1,0 +1,171 @@
+/**
+ * Reads a Gemini CLI chat recording into v1 (see docs/formats/gemini-cli.md): each `user`
+ * message a user message, each `gemini` message an assistant one (its text, then its tool calls),
+ * followed by a tool message of the results recorded on those calls; `info`, `error` and
+ * `warning` messages are the CLI's own notes, not the conversation. In the JSONL form a message
+ * written again under its id (with more content) is read once, at its first line, as its last
+ * version.
+ */
+import type { JsonObject, JsonValue } from '../../model/json.js';
+import type { Message, Part } from '../../model/types.js';
+import type { ReadOptions, ReadResult } from '../format.js';
+import { isPlainObject, keepProviderData, keptPart, restOf } from '../kit/kept.js';
+import { joinPointer, readBase, sourceMap, type SourceMap } from '../kit/source-map.js';
+import { makeConversation, notFormat, objectToArguments } from '../shared.js';
+import { detectGeminiCli, isHeader, isRecordedMessage } from './detect.js';
+import { FORMAT } from './hints.js';
+import { keepRecording, type ReadMessage } from './write.js';
+
+/** What a read leaves out of the conversation, by index in the message list (JSONL: the line). */
+export interface GeminiCliContext {
+  /** The CLI's notes (`info`, `error`, `warning`), headers and `$set` lines, earlier versions. */
+  skippedEvents: number[];
+}
+
+/** A content (a string, or a list of Gemini parts) as v1 parts, recorded under message `i`. */
+function readContent(
+  content: JsonValue | undefined,
+  map: SourceMap,
+  i: number,
+  parts: Part[],
+  at: string,
+): void {
+  if (typeof content === 'string') {
+    if (content === '') return;
+    map.part(i, parts.length, at);
+    parts.push({ type: 'text', text: content });
+    return;
+  }
+  if (!Array.isArray(content)) return;
+  content.forEach((p, k) => {
+    const where = joinPointer(at, k);
+    if (isPlainObject(p) && typeof p.text === 'string' && Object.keys(p).length === 1) {
+      map.part(i, parts.length, where, { text: 'text' });
+      parts.push({ type: 'text', text: p.text });
+    } else {
+      map.part(i, parts.length, where);
+      parts.push(keptPart(FORMAT, p, 'part'));
+    }
+  });
+}
+
+/** The text and failure of a recorded result (`[{functionResponse: {response}}]`). */
+function resultText(result: JsonValue): { text: string; failed: boolean } {
+  const first = Array.isArray(result) ? result[0] : undefined;
+  const fr =
+    isPlainObject(first) && isPlainObject(first.functionResponse)
+      ? first.functionResponse
+      : undefined;
+  const response = fr?.response;
+  if (isPlainObject(response)) {
+    if (typeof response.output === 'string') return { text: response.output, failed: false };
+    if (typeof response.error === 'string') return { text: response.error, failed: true };
+  }
+  return { text: JSON.stringify(response ?? result), failed: false };
+}
+
+/** Reads a recording (the JSON file, or the JSONL file's lines as one array). */
+export function readGeminiCli(value: JsonValue, options?: ReadOptions): ReadResult {
+  if (!detectGeminiCli(value))
+    notFormat(
+      FORMAT,
+      'not a Gemini CLI recording ({"sessionId", "projectHash", "messages"} or its JSONL lines)',
+    );
+  const lines = Array.isArray(value);
+  const list = lines ? (value as JsonValue[]) : ((value as JsonObject).messages as JsonValue[]);
+  const base = readBase(lines ? '' : '/messages', options);
+  const map = sourceMap(base, value, options);
+  const context: GeminiCliContext = { skippedEvents: [] };
+
+  // Each message id once, at its first position, as its last version.
+  const last = new Map<string, number>();
+  list.forEach((m, e) => {
+    if (isRecordedMessage(m)) last.set(m.id as string, e);
+  });
+  const messages: Message[] = [];
+  const sources: ReadMessage[] = [];
+  const seen = new Set<string>();
+  list.forEach((m, e) => {
+    const id = isRecordedMessage(m) && !isHeader(m) ? ((m as JsonObject).id as string) : undefined;
+    if (id === undefined || seen.has(id)) {
+      context.skippedEvents.push(e);
+      return;
+    }
+    seen.add(id);
+    const at = last.get(id)!;
+    const g = list[at] as JsonObject;
+    if (g.type !== 'user' && g.type !== 'gemini') {
+      context.skippedEvents.push(e);
+      return;
+    }
+    if (at !== e) context.skippedEvents.push(e);
+    const pointer = joinPointer(base, at);
+    const i = messages.length;
+    map.message(i, pointer);
+    const parts: Part[] = [];
+    readContent(g.content, map, i, parts, joinPointer(pointer, 'content'));
+    const calls = g.type === 'gemini' && Array.isArray(g.toolCalls) ? g.toolCalls : [];
+    calls.forEach((tc, k) => {
+      if (!isPlainObject(tc) || typeof tc.id !== 'string' || typeof tc.name !== 'string') {
+        map.part(i, parts.length, joinPointer(pointer, 'toolCalls', k));
+        parts.push(keptPart(FORMAT, tc, 'toolCall'));
+        return;
+      }
+      const part: Part = {
+        type: 'tool-call',
+        id: tc.id,
+        name: tc.name,
+        arguments: objectToArguments(tc.args ?? {}),
+      };
+      keepProviderData(part, FORMAT, restOf(tc, ['id', 'name', 'args', 'result']));
+      map.part(i, parts.length, joinPointer(pointer, 'toolCalls', k), {
+        id: 'id',
+        name: 'name',
+        arguments: 'args',
+      });
+      parts.push(part);
+    });
+    const message: Message = { role: g.type === 'gemini' ? 'assistant' : 'user', parts };
+    keepProviderData(
+      message,
+      FORMAT,
+      restOf(g, g.type === 'gemini' ? ['content', 'toolCalls'] : ['content']),
+    );
+    messages.push(message);
+    sources.push({ entry: at, kind: 'message' });
+
+    // The results recorded on the calls: the user turn Gemini CLI sends after the model's.
+    const answered = calls.flatMap((tc, k) =>
+      isPlainObject(tc) && typeof tc.id === 'string' && tc.result !== undefined ? [{ tc, k }] : [],
+    );
+    if (answered.length > 0) {
+      const j = messages.length;
+      map.message(j, joinPointer(pointer, 'toolCalls'));
+      const results = answered.map(({ tc, k }, n) => {
+        const { text, failed } = resultText(tc.result!);
+        const part: Part = {
+          type: 'tool-result',
+          callId: tc.id as string,
+          content: [{ type: 'text', text }],
+        };
+        if (typeof tc.name === 'string') part.name = tc.name;
+        if (failed) part.failed = true;
+        const at = joinPointer(pointer, 'toolCalls', k);
+        const entry = map.part(j, n, at, { callId: 'id', name: 'name' });
+        entry.contentPointer = joinPointer(at, 'result');
+        return part;
+      });
+      messages.push({ role: 'tool', parts: results });
+      sources.push({ entry: at, kind: 'results' });
+    }
+  });
+  const conversation = makeConversation(messages, FORMAT, undefined);
+  keepRecording(context, {
+    root: value,
+    lines,
+    list,
+    messages: conversation.messages.slice(),
+    sources,
+  });
+  return { conversation, context, locate: map.locate };
+}
