@@ -154,7 +154,7 @@ export function mapConversations<T extends ConversationChange>(
           unit.line === undefined ? undefined : { line: unit.line, column: 1 },
         );
       }
-      const refuseReadOnly = (f: ConversationFormat): void => {
+      const refuseUnwritable = (f: ConversationFormat): void => {
         if (f.readOnly && options.writing) throw new ReadOnlyFormatError(f.name);
         if (f.session === true && options.writing && options.refuseSessions !== undefined)
           throw new SessionFormatError(f.name, options.refuseSessions);
@@ -167,11 +167,11 @@ export function mapConversations<T extends ConversationChange>(
           target,
           options.from,
           toPointer(options.pointer),
-          refuseReadOnly,
+          refuseUnwritable,
         ));
       } else {
         format = log.format;
-        refuseReadOnly(format);
+        refuseUnwritable(format);
         read = format.read(target);
       }
       const result = fn(read.conversation.messages, format, read.conversation.providerData);

@@ -15,6 +15,7 @@ import type { Message, Part } from '../../model/types.js';
 import { anthropicFormat } from '../anthropic/index.js';
 import type { Conversation, Loss, WriteResult } from '../format.js';
 import { isPlainObject } from '../kit/kept.js';
+import { rekeyed } from '../kit/rekey.js';
 import { FORMAT } from './hints.js';
 
 /** Where each part of a message read came from: the event, and the block (-1: a string content). */
@@ -82,25 +83,11 @@ function matchMessages(out: readonly Message[], read: readonly Message[]): numbe
   return match;
 }
 
-/** A part with its kept Claude Code data under the Anthropic name, for the Anthropic writer. */
-function asAnthropic(part: Part): Part {
-  const out: Part = { ...part };
-  if (part.type.startsWith(`${FORMAT}:`))
-    out.type = `anthropic:${part.type.slice(FORMAT.length + 1)}`;
-  const pd = part.providerData;
-  if (isPlainObject(pd) && pd[FORMAT] !== undefined) {
-    const { [FORMAT]: kept, ...rest } = pd;
-    out.providerData = { ...rest, anthropic: kept! };
-  }
-  if (Array.isArray(part.content)) out.content = (part.content as Part[]).map(asAnthropic);
-  return out;
-}
-
 /** The blocks of `parts` as a message of `role` holds them (as the reader maps them: Anthropic's). */
 function blocksOf(parts: readonly Part[], role: string, losses: Loss[], at: number): JsonValue[] {
-  const written = anthropicFormat.write({
-    messages: [{ role, parts: parts.map(asAnthropic) }],
-  } as Conversation);
+  // The blocks map as Anthropic's do: written by its writer, with the kept data under its name.
+  const one: Conversation = { messages: [{ role, parts: [...parts] }] };
+  const written = anthropicFormat.write(rekeyed(one, FORMAT, 'anthropic'));
   for (const loss of written.losses) losses.push({ ...loss, messageIndex: at });
   const messages = (written.value as JsonObject).messages as JsonObject[];
   const content = messages[0]?.content;
@@ -195,25 +182,24 @@ function rewriteMessage(
   losses: Loss[],
   at: number,
 ): Map<number, JsonValue[] | null> {
-  const byEvent = new Map<number, JsonValue[]>();
-  const group = [...new Set(sources.map((s) => s.event))];
-  for (const e of group) byEvent.set(e, []);
+  const contentOfEvent = (e: number): JsonValue | undefined =>
+    ((events[e] as JsonObject).message as JsonObject).content;
+  const byEvent = new Map<number, JsonValue[]>(sources.map((s) => [s.event, []]));
+  // The events that took a block they did not hold, or lost one.
+  const changed = new Set<number>();
   const same = m.parts.length === read.parts.length;
   let cursor = 0;
   let owner = sources[0]?.event;
   m.parts.forEach((part, k) => {
-    let q = -1;
-    for (let j = cursor; j < read.parts.length; j++) {
-      if (read.parts[j] === part || jsonEqual(read.parts[j]!, part)) {
-        q = j;
-        break;
-      }
-    }
-    if (q !== -1) {
+    let q = cursor;
+    while (q < read.parts.length && read.parts[q] !== part && !jsonEqual(read.parts[q]!, part)) q++;
+    if (q < read.parts.length) {
+      // Parts skipped on the way were dropped: their events change.
+      for (let j = cursor; j < q; j++) changed.add(sources[j]!.event);
       cursor = q + 1;
       const { event, block } = sources[q]!;
       owner = event;
-      const content = ((events[event] as JsonObject).message as JsonObject).content;
+      const content = contentOfEvent(event);
       byEvent
         .get(event)!
         .push(
@@ -223,24 +209,16 @@ function rewriteMessage(
         );
       return;
     }
-    const role = read.role;
     if (same) owner = sources[k]!.event;
     if (owner === undefined)
       throw new SourceError(`${FORMAT}: a message with no event to write it in`);
-    byEvent.get(owner)!.push(...blocksOf([part], role, losses, at));
+    changed.add(owner);
+    byEvent.get(owner)!.push(...blocksOf([part], read.role, losses, at));
   });
+  for (let j = cursor; j < read.parts.length; j++) changed.add(sources[j]!.event);
   const out = new Map<number, JsonValue[] | null>();
-  for (const e of group) {
+  for (const e of changed) {
     const blocks = byEvent.get(e)!;
-    const content = ((events[e] as JsonObject).message as JsonObject).content;
-    const before = sources.filter((s) => s.event === e);
-    const unchanged =
-      blocks.length === before.length &&
-      before.every((s, i) =>
-        s.block === -1 ? blocks[i] !== undefined : blocks[i] === (content as JsonValue[])[s.block],
-      ) &&
-      (typeof content !== 'string' || jsonEqual(blocks[0]!, { type: 'text', text: content }));
-    if (unchanged) continue;
     out.set(e, blocks.length === 0 ? null : blocks);
   }
   return out;

@@ -19,7 +19,7 @@ import { BARE_HINT } from '../kit/envelope.js';
 import { notFormat } from '../shared.js';
 import { isResponseItemLine, isRolloutLine } from './detect.js';
 import { FORMAT } from './hints.js';
-import { rekeyed } from './rekey.js';
+import { rekeyed } from '../kit/rekey.js';
 
 /** What a read of a rollout hands to its write (and to `show`): the lines, and which were read. */
 export interface CodexCliContext extends ReadContext {

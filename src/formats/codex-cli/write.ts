@@ -19,7 +19,7 @@ import { writeResponses } from '../openai-responses/write.js';
 import type { ResponsesContext } from '../openai-responses/read.js';
 import { FORMAT } from './hints.js';
 import type { CodexCliContext } from './read.js';
-import { rekeyed } from './rekey.js';
+import { rekeyed } from '../kit/rekey.js';
 
 /** The read context of a rollout, or undefined (a conversation never read from one). */
 function rolloutContext(context: unknown): CodexCliContext | undefined {

@@ -1,14 +1,14 @@
 /**
- * The response items of a rollout are read and written by the `openai-responses` adapter, whose
- * kept data lives under its own key and whose kept parts are typed `openai-responses:<item type>`.
- * A conversation read from a rollout carries them under `codex-cli` (so that it tells its format,
- * and a conversion to `openai-responses` reports what only the rollout holds); these copy a
- * conversation from one key to the other, every other field as it was.
+ * A format that reads or writes through another format's adapter (a Codex CLI rollout's items
+ * through `openai-responses`, a Claude Code session's blocks through `anthropic`) keeps its data
+ * under its own key: these copy a conversation's kept data from one format's key to the other's
+ * (`providerData.<from>` to `providerData.<to>`, kept parts `<from>:<label>` to `<to>:<label>`),
+ * every other field as it was.
  */
 import type { JsonObject, JsonValue } from '../../model/json.js';
 import type { Message, Part } from '../../model/types.js';
 import type { Conversation } from '../format.js';
-import { isPlainObject } from '../kit/kept.js';
+import { isPlainObject } from './kept.js';
 
 /** `providerData` with the key `from` renamed `to`, in place of it (the other keys in their order). */
 function renamedData(data: JsonValue, from: string, to: string): JsonValue {
