@@ -19,6 +19,7 @@ import { geminiFormat } from './gemini/index.js';
 import { geminiCliFormat } from './gemini-cli/index.js';
 import { nativeFormat } from './histlint/index.js';
 import { openaiChatFormat } from './openai-chat/index.js';
+import { openaiAgentsFormat } from './openai-agents/index.js';
 import { openaiResponsesFormat } from './openai-responses/index.js';
 import { pydanticAiFormat } from './pydantic-ai/index.js';
 
@@ -29,6 +30,7 @@ const FORMAT_BY_NAME: Readonly<Record<FormatName, ConversationFormat>> = {
   'claude-code': claudeCodeFormat,
   'codex-cli': codexCliFormat,
   'gemini-cli': geminiCliFormat,
+  'openai-agents': openaiAgentsFormat,
   autogen: autogenFormat,
   'pydantic-ai': pydanticAiFormat,
   gemini: geminiFormat,

@@ -14,7 +14,7 @@ import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../..
 import { parsePointer, valueAt } from '../../src/model/pointer.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { DANGLING_SESSION } from '../helpers/lint-fixtures.js';
-import { describeFixtureCases, ownFixtureCases } from '../helpers/formats.js';
+import { describeCorpusClaims, describeFixtureCases, ownFixtureCases } from '../helpers/formats.js';
 import { CORPUS, describeShared } from '../helpers/shared.js';
 
 const SESSIONS = path.join(CORPUS, 'claude-code-jsonl');
@@ -291,34 +291,7 @@ describe('claude-code format', () => {
   });
 });
 
-describeShared('claude-code detection on the corpus', 'corpus', () => {
-  it('rejects the other formats of the corpus', () => {
-    const values: [string, JsonValue][] = [];
-    for (const folder of [
-      'anthropic',
-      'bedrock-converse',
-      'gemini',
-      'openai-chat',
-      'openai-responses',
-      'openai-agents-runstate',
-      'vercel-ai-uimessage-stream',
-    ]) {
-      const dir = path.join(CORPUS, folder);
-      for (const file of readdirSync(dir)) {
-        const text = readFileSync(path.join(dir, file), 'utf8');
-        if (file.endsWith('.json')) values.push([`${folder}/${file}`, parseJson(text)]);
-        else
-          text.split('\n').forEach((line, k) => {
-            if (line.trim() === '') return;
-            const rec = parseJson(line) as JsonObject;
-            values.push([`${folder}/${file}:${k + 1}`, rec.request ?? rec.messages ?? rec]);
-          });
-      }
-    }
-    expect(values.length).toBeGreaterThan(80);
-    for (const [label, value] of values) expect(claudeCodeFormat.detect(value), label).toBe(false);
-  });
-});
+describeCorpusClaims(claudeCodeFormat, 'claude-code-jsonl');
 
 /** A session event of the main thread, with Claude Code's usual metadata. */
 function event(

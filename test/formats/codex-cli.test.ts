@@ -13,6 +13,7 @@ import { lintConversation, normalizeHistory, type Conversation } from '../../src
 import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { CORPUS, describeShared } from '../helpers/shared.js';
+import { describeCorpusClaims } from '../helpers/formats.js';
 
 const ROLLOUTS = path.join(CORPUS, 'codex-rollout');
 
@@ -111,3 +112,5 @@ describeShared('codex-cli corpus', 'corpus/codex-rollout', () => {
     });
   }
 });
+
+describeCorpusClaims(codexCliFormat, 'codex-rollout');

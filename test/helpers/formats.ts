@@ -18,6 +18,7 @@ import {
   type WriteResult,
 } from '../../src/formats/format.js';
 import { withMessages } from '../../src/formats/histlint/index.js';
+import { FORMATS } from '../../src/formats/index.js';
 import {
   jsonEqual,
   parseJson,
@@ -29,7 +30,7 @@ import { parsePointer, valueAt } from '../../src/model/pointer.js';
 import { ConversationSchema, EnvelopeSchema } from '../../src/model/schema.js';
 import { isObject, type Part } from '../../src/model/types.js';
 import { ROOT } from './cli.js';
-import { CORPUS } from './shared.js';
+import { CORPUS, describeShared } from './shared.js';
 
 /** The corpus folders of the request formats, one a format. */
 export const REQUEST_FOLDERS = [
@@ -395,4 +396,63 @@ export function normalizeThrough(format: ConversationFormat, value: JsonValue): 
   expect(normalizeHistory(again.conversation.messages).changed).toBe(false);
   expect(analyzePairing(again.conversation.messages).unanswered).toEqual([]);
   return written.value;
+}
+
+/** The fields a corpus line wraps its stored value in (SOURCES.md), beside its provenance. */
+const WRAPPERS = ['run_state', 'request', 'messages'] as const;
+
+/**
+ * Every JSON document of a corpus folder, as a format's detection may meet it: each `.json` file;
+ * each `.jsonl` file as the array of its lines (an event log) and each line alone; and the value a
+ * line wraps (`run_state`, `request`, `messages`) besides the line itself.
+ */
+export function corpusDocuments(folder: string): [string, JsonValue][] {
+  const dir = path.join(CORPUS, folder);
+  return readdirSync(dir)
+    .sort()
+    .flatMap((file): [string, JsonValue][] => {
+      const full = path.join(dir, file);
+      if (file.endsWith('.json')) return [[`${folder}/${file}`, readJson(full)]];
+      if (!file.endsWith('.jsonl')) return [];
+      const parsed = readFileSync(full, 'utf8')
+        .split('\n')
+        .flatMap((text, k) =>
+          text.trim() === '' ? [] : [{ line: k + 1, value: parseJson(text) }],
+        );
+      const out: [string, JsonValue][] = [[`${folder}/${file}`, parsed.map((p) => p.value)]];
+      for (const { line, value } of parsed) {
+        const where = `${folder}/${file}:${line}`;
+        out.push([where, value]);
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+        for (const key of WRAPPERS)
+          if (Object.hasOwn(value, key)) out.push([`${where} ${key}`, (value as JsonObject)[key]!]);
+      }
+      return out;
+    });
+}
+
+/** The corpus folders (the subfolders of ../shared/corpus). */
+export function corpusFolders(): string[] {
+  return readdirSync(CORPUS)
+    .filter((f) => statSync(path.join(CORPUS, f)).isDirectory())
+    .sort();
+}
+
+/**
+ * The corpus check of a format's detection (issue 20 item 6): it claims no document of the other
+ * corpus folders, and no other format claims a document of its own folder.
+ */
+export function describeCorpusClaims(format: ConversationFormat, folder: string): void {
+  describeShared(`${format.name} detection on the corpus`, `corpus/${folder}`, () => {
+    it('claims nothing of the other corpus folders, and no other format claims its own', () => {
+      for (const other of corpusFolders().filter((f) => f !== folder))
+        for (const [where, value] of corpusDocuments(other))
+          expect(format.detect(value), `${format.name} claims ${where}`).toBe(false);
+      const own = corpusDocuments(folder);
+      expect(own.length).toBeGreaterThan(0);
+      for (const [where, value] of own)
+        for (const f of FORMATS.filter((x) => x !== format))
+          expect(f.detect(value), `${f.name} claims ${where}`).toBe(false);
+    });
+  });
 }

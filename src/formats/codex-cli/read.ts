@@ -10,12 +10,11 @@
  */
 import type { JsonObject, JsonValue } from '../../model/json.js';
 import type { ReadOptions, ReadResult } from '../format.js';
-import { isPlainObject } from '../kit/kept.js';
 import { relocate } from '../kit/source-map.js';
 import { readContext, type ReadContext } from '../kit/provenance.js';
 import { FORMAT as RESPONSES } from '../openai-responses/hints.js';
 import { readResponses, type ResponsesContext } from '../openai-responses/read.js';
-import { BARE_HINT } from '../kit/envelope.js';
+import { dropBareHint } from '../kit/envelope.js';
 import { notFormat } from '../shared.js';
 import { isResponseItemLine, isRolloutLine } from './detect.js';
 import { FORMAT } from './hints.js';
@@ -31,19 +30,6 @@ export interface CodexCliContext extends ReadContext {
   skippedEvents: number[];
   /** The read context of the items as a bare Responses array, for the Responses writer. */
   responses: ResponsesContext;
-}
-
-/** The conversation's own kept data without the bare-array hint (a rollout is always lines). */
-function withoutBareHint(providerData: JsonValue | undefined): JsonValue | undefined {
-  if (!isPlainObject(providerData)) return providerData;
-  const own = providerData[FORMAT];
-  if (!isPlainObject(own) || !Object.hasOwn(own, BARE_HINT)) return providerData;
-  const rest: JsonObject = { ...own };
-  delete rest[BARE_HINT];
-  const out: JsonObject = { ...providerData };
-  if (Object.keys(rest).length === 0) delete out[FORMAT];
-  else out[FORMAT] = rest;
-  return Object.keys(out).length === 0 ? undefined : out;
 }
 
 /** Reads a rollout's lines into one v1 conversation. */
@@ -68,9 +54,7 @@ export function readCodexCli(value: JsonValue, options?: ReadOptions): ReadResul
   const conversation = rekeyed(inner.conversation, RESPONSES, FORMAT, (original, copy) => {
     if (innerRead.has(original)) context.read.add(copy);
   });
-  const providerData = withoutBareHint(conversation.providerData);
-  if (providerData === undefined) delete conversation.providerData;
-  else conversation.providerData = providerData;
+  dropBareHint(conversation, FORMAT);
   // Item `k`'s pointer `/k/...` is `/<line of k>/payload/...` in the rollout.
   const locate = relocate(inner.locate, (tokens) => {
     const line = tokens.length === 0 ? undefined : itemLines[Number(tokens[0])];

@@ -162,3 +162,22 @@ export function writeBody(
   if (kept !== undefined) for (const k of Object.keys(kept)) if (!isHintKey(k)) place(sourceKey(k));
   return body;
 }
+
+/**
+ * `conversation` without the bare-array hint of `format`'s kept data (a format whose items are
+ * read through another's bare-array reader, and which is never a bare array itself): in place.
+ */
+export function dropBareHint<T extends JsonObject>(conversation: T, format: string): T {
+  const pd = conversation.providerData as JsonValue | undefined;
+  if (!isObject(pd)) return conversation;
+  const own = pd[format];
+  if (!isObject(own) || !Object.hasOwn(own, BARE_HINT)) return conversation;
+  const rest: JsonObject = { ...own };
+  delete rest[BARE_HINT];
+  const out: JsonObject = { ...pd };
+  if (Object.keys(rest).length === 0) delete out[format];
+  else out[format] = rest;
+  if (Object.keys(out).length === 0) delete (conversation as JsonObject).providerData;
+  else (conversation as JsonObject).providerData = out;
+  return conversation;
+}
