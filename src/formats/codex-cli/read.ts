@@ -10,7 +10,7 @@
  */
 import type { JsonObject, JsonValue } from '../../model/json.js';
 import type { ReadOptions, ReadResult } from '../format.js';
-import { relocate } from '../kit/source-map.js';
+import { relocateItems } from '../kit/source-map.js';
 import { readContext, type ReadContext } from '../kit/provenance.js';
 import { FORMAT as RESPONSES } from '../openai-responses/hints.js';
 import { readResponses, type ResponsesContext } from '../openai-responses/read.js';
@@ -56,9 +56,9 @@ export function readCodexCli(value: JsonValue, options?: ReadOptions): ReadResul
   });
   dropBareHint(conversation, FORMAT);
   // Item `k`'s pointer `/k/...` is `/<line of k>/payload/...` in the rollout.
-  const locate = relocate(inner.locate, (tokens) => {
-    const line = tokens.length === 0 ? undefined : itemLines[Number(tokens[0])];
-    return line === undefined ? undefined : [line, 'payload', ...tokens.slice(1)];
-  });
+  const locate = relocateItems(
+    inner.locate,
+    itemLines.map((line) => ({ at: [line, 'payload'] })),
+  );
   return { conversation, context, locate };
 }

@@ -191,3 +191,26 @@ export function relocate(
     return moved === undefined ? pointer : joinPointer('', ...moved);
   };
 }
+
+/** Where one item of a list read through another format's reader sits in the value read. */
+export interface ItemSource {
+  /** The item's path in the value read. */
+  at: readonly (string | number)[];
+  /** The fields of the item read whose path differs from their name: each field's path below `at`. */
+  fields?: Readonly<Record<string, readonly (string | number)[]>>;
+}
+
+/**
+ * A locator for a list of items read by another reader as a bare array (whose pointers are
+ * `/k/field/...`) that names each item, and each renamed field, where it sits in the value read.
+ */
+export function relocateItems(inner: Locator, sources: readonly ItemSource[]): Locator {
+  return relocate(inner, (tokens) => {
+    const source = tokens.length === 0 ? undefined : sources[Number(tokens[0])];
+    if (source === undefined) return undefined;
+    const [field, ...below] = tokens.slice(1);
+    if (field === undefined) return source.at;
+    const renamed = source.fields !== undefined && Object.hasOwn(source.fields, field);
+    return [...source.at, ...(renamed ? source.fields![field]! : [field]), ...below];
+  });
+}

@@ -13,22 +13,16 @@ import type { ReadOptions, ReadResult } from '../format.js';
 import { dropBareHint } from '../kit/envelope.js';
 import { isPlainObject, keepProviderData, mergeFields, restOf } from '../kit/kept.js';
 import { rekeyed } from '../kit/rekey.js';
-import { relocate } from '../kit/source-map.js';
+import { relocateItems, type ItemSource } from '../kit/source-map.js';
 import { FORMAT as RESPONSES } from '../openai-responses/hints.js';
 import { readResponses } from '../openai-responses/read.js';
 import { notFormat } from '../shared.js';
 import { stateKeys, type StateKeys } from './detect.js';
 import { FORMAT } from './hints.js';
 
-type Tokens = readonly (string | number)[];
-
-/** One Responses item to read, and where it is in the run state. */
-interface Source {
+/** One Responses item to read, and where it sits in the run state. */
+interface Source extends ItemSource {
   item: JsonValue;
-  /** The item's path in the run state. */
-  at: Tokens;
-  /** A field of the item read whose path in the run state differs: its path below `at`. */
-  fields?: Readonly<Record<string, Tokens>>;
 }
 
 /** An object with the key `from` renamed `to`, in its place. */
@@ -42,7 +36,7 @@ function renamedKey(obj: JsonObject, from: string, to: string): JsonObject {
  * The Responses item a TypeScript SDK item stands for, and its fields' paths: a `function_call`
  * with `callId`, a `function_call_result` with a text `output` (other items are read as they are).
  */
-function responsesItem(item: JsonValue, at: Tokens): Source {
+function responsesItem(item: JsonValue, at: ItemSource['at']): Source {
   if (!isPlainObject(item) || typeof item.callId !== 'string' || 'call_id' in item)
     return { item, at };
   if (item.type === 'function_call') {
@@ -131,17 +125,6 @@ export function readOpenAIAgents(value: JsonValue, options?: ReadOptions): ReadR
       ...(wrappers.length === 0 ? {} : { items: wrappers }),
     }),
   );
-  // Item `k`'s pointer `/k/field/...` is `<at of k>/<path of field>/...` in the run state.
-  const locate = relocate(inner.locate, (tokens) => {
-    const source = tokens.length === 0 ? undefined : sources[Number(tokens[0])];
-    if (source === undefined) return undefined;
-    const [field, ...below] = tokens.slice(1);
-    if (field === undefined) return source.at;
-    const path =
-      source.fields !== undefined && Object.hasOwn(source.fields, field)
-        ? source.fields[field]!
-        : [field];
-    return [...source.at, ...path, ...below];
-  });
+  const locate = relocateItems(inner.locate, sources);
   return { conversation, locate };
 }
