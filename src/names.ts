@@ -22,6 +22,7 @@ export const CONVERSATION_FORMATS = [
   { name: 'codex-cli', readOnly: false, eventLog: true, session: true },
   { name: 'gemini-cli', readOnly: false, eventLog: true, session: true },
   { name: 'openai-agents', readOnly: true, eventLog: false, session: false },
+  { name: 'adk', readOnly: true, eventLog: false, session: false },
   { name: 'autogen', readOnly: true, eventLog: false, session: false },
   { name: 'pydantic-ai', readOnly: false, eventLog: false, session: false },
   { name: 'gemini', readOnly: false, eventLog: false, session: false },

@@ -8,6 +8,7 @@
  */
 import { CONVERSATION_FORMATS, type FormatName } from '../names.js';
 import type { ConversationFormat } from './format.js';
+import { adkFormat } from './adk/index.js';
 import { aiSdkFormat } from './ai-sdk/index.js';
 import { aiSdkUiFormat } from './ai-sdk-ui/index.js';
 import { autogenFormat } from './autogen/index.js';
@@ -31,6 +32,7 @@ const FORMAT_BY_NAME: Readonly<Record<FormatName, ConversationFormat>> = {
   'codex-cli': codexCliFormat,
   'gemini-cli': geminiCliFormat,
   'openai-agents': openaiAgentsFormat,
+  adk: adkFormat,
   autogen: autogenFormat,
   'pydantic-ai': pydanticAiFormat,
   gemini: geminiFormat,

@@ -47,6 +47,20 @@ export function keepProviderData<T extends JsonObject>(
 }
 
 /**
+ * Adds `data` to what `target` already keeps under `format` (after it: a format read through
+ * another's reader keeps its own fields beside what that reader kept, now under its key).
+ */
+export function addProviderData<T extends JsonObject>(
+  target: T,
+  format: string,
+  data: JsonObject,
+): T {
+  const pd = target.providerData;
+  const own = isPlainObject(pd) ? pd[format] : undefined;
+  return keepProviderData(target, format, mergeFields(isPlainObject(own) ? own : undefined, data));
+}
+
+/**
  * Copies each field of `data` other than `skip` onto `target` (restoring kept fields on write),
  * skipping `$`-prefixed hints. A field the writer already set wins: kept data fills in what the
  * v1 fields do not say, and never overrides them (a stored `role` or `url` in providerData must

@@ -11,7 +11,7 @@
 import type { JsonObject, JsonValue } from '../../model/json.js';
 import type { ReadOptions, ReadResult } from '../format.js';
 import { dropBareHint } from '../kit/envelope.js';
-import { isPlainObject, keepProviderData, mergeFields, restOf } from '../kit/kept.js';
+import { addProviderData, isPlainObject, restOf } from '../kit/kept.js';
 import { rekeyed } from '../kit/rekey.js';
 import { relocateItems, type ItemSource } from '../kit/source-map.js';
 import { FORMAT as RESPONSES } from '../openai-responses/hints.js';
@@ -115,16 +115,10 @@ export function readOpenAIAgents(value: JsonValue, options?: ReadOptions): ReadR
   );
   const conversation = dropBareHint(rekeyed(inner.conversation, RESPONSES, FORMAT), FORMAT);
   const rest = restOf(state, [keys.input, keys.items]);
-  const pd = conversation.providerData;
-  const own = isPlainObject(pd) ? pd[FORMAT] : undefined;
-  keepProviderData(
-    conversation,
-    FORMAT,
-    mergeFields(isPlainObject(own) ? own : undefined, {
-      ...(rest === undefined ? {} : { state: rest }),
-      ...(wrappers.length === 0 ? {} : { items: wrappers }),
-    }),
-  );
+  addProviderData(conversation, FORMAT, {
+    ...(rest === undefined ? {} : { state: rest }),
+    ...(wrappers.length === 0 ? {} : { items: wrappers }),
+  });
   const locate = relocateItems(inner.locate, sources);
   return { conversation, locate };
 }
