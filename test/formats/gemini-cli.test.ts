@@ -120,6 +120,76 @@ describe('gemini-cli repair', () => {
   });
 });
 
+describe('gemini-cli replay of the JSONL form', () => {
+  const header = { sessionId: 's1', projectHash: 'p1', startTime: '2026-11-01T10:00:00.000Z' };
+  const user = (id: string, text: string): JsonObject => ({
+    id,
+    type: 'user',
+    content: [{ text }],
+  });
+  const model = (id: string, text: string, toolCalls?: JsonValue[]): JsonObject => ({
+    id,
+    type: 'gemini',
+    content: text,
+    ...(toolCalls === undefined ? {} : { toolCalls }),
+  });
+  const call = { id: 'c1', name: 'read_file', args: { path: 'a.txt' }, status: 'executing' };
+  const texts = (value: JsonValue): string[] =>
+    geminiCliFormat
+      .read(value)
+      .conversation.messages.flatMap((m) => m.parts.map((p) => String(p.text ?? p.type)));
+
+  it('a $rewindTo line removes that message and every later one', () => {
+    const lines = [
+      header,
+      user('a', 'first'),
+      model('b', 'reply', [call]),
+      user('c', 'second'),
+      { $rewindTo: 'b' },
+      model('d', 'again'),
+    ];
+    expect(texts(lines)).toEqual(['first', 'again']);
+    // The interrupted call was rewound away: nothing to report, nothing to repair.
+    expect(errors(lines)).toEqual([]);
+    expect(repair(lines).changed).toBe(false);
+    // A rewind to an id never recorded removes them all.
+    expect(texts([header, user('a', 'first'), { $rewindTo: 'zz' }])).toEqual([]);
+  });
+
+  it('a message written again after a rewind takes its new place', () => {
+    const lines = [
+      header,
+      user('a', 'one'),
+      model('b', 'two'),
+      { $rewindTo: 'a' },
+      user('a', 'uno'),
+    ];
+    expect(texts(lines)).toEqual(['uno']);
+    expect(geminiCliFormat.read(lines).locate(0)).toBe('/4');
+  });
+
+  it('a $set line with messages replaces them, located in that line', () => {
+    const lines = [
+      header,
+      user('a', 'old'),
+      { $set: { messages: [user('x', 'kept'), model('y', 'calls', [call])] } },
+    ];
+    expect(texts(lines)).toEqual(['kept', 'calls', 'tool-call']);
+    const findings = lintConversation(JSON.stringify(lines), { from: 'gemini-cli' });
+    expect(findings.find((f) => f.ruleId === 'dangling-tool-call')!.pointer).toBe(
+      '/2/$set/messages/1/toolCalls/0',
+    );
+    // A call listed by a $set line has no line of its own to record a result on: refused.
+    const read = geminiCliFormat.read(lines);
+    const fixed = normalizeHistory(read.conversation.messages, {
+      target: { target: 'gemini', native: false },
+    });
+    expect(() =>
+      geminiCliFormat.write(withMessages(read.conversation, fixed.messages), read.context),
+    ).toThrow(/recorded in a \$set line/);
+  });
+});
+
 describeShared('gemini-cli on the corpus', 'corpus/gemini-cli', () => {
   it('reads both recordings, lints them clean against gemini, and writes them back unchanged', () => {
     for (const file of readdirSync(path.join(CORPUS, 'gemini-cli'))) {

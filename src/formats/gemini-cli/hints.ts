@@ -14,3 +14,9 @@ export const HINTS = {} as const;
 
 /** Every hint key of this format (the registry's `hints`): none. */
 export const HINT_KEYS: readonly string[] = Object.values(HINTS);
+
+/** The JSONL form's line that rewinds the recording to before a message: a source field, not a hint. */
+export const REWIND = '$rewindTo';
+
+/** The JSONL form's line that sets the recording's fields (`messages` among them): a source field. */
+export const SET = '$set';

@@ -13,7 +13,7 @@ import { isPlainObject, keepProviderData, keptPart, restOf } from '../kit/kept.j
 import { joinPointer, readBase, sourceMap, type SourceMap } from '../kit/source-map.js';
 import { makeConversation, notFormat, objectToArguments } from '../shared.js';
 import { detectGeminiCli, isHeader, isRecordedMessage } from './detect.js';
-import { FORMAT } from './hints.js';
+import { FORMAT, REWIND, SET } from './hints.js';
 import { keepRecording, type ReadMessage } from './write.js';
 
 /** What a read leaves out of the conversation, by index in the message list (JSONL: the line). */
@@ -64,6 +64,48 @@ function resultText(result: JsonValue): { text: string; failed: boolean } {
   return { text: JSON.stringify(response ?? result), failed: false };
 }
 
+/** A recorded message of the conversation: the version read, its entry in the list, its path there. */
+interface Slot {
+  record: JsonObject;
+  entry: number;
+  /** Below the entry: empty for a message line, `['$set', 'messages', k]` for one a `$set` line lists. */
+  path: (string | number)[];
+}
+
+/**
+ * The recorded `user` and `gemini` messages that make the conversation, in order, replayed as
+ * Gemini CLI replays a recording it resumes: a message written again under its id is one message,
+ * at its first position, as its last version; in the JSONL form a `{"$rewindTo": id}` line removes
+ * that message and every later one (all of them for an id not recorded), and a `$set` line with
+ * `messages` replaces them all.
+ */
+function recordsOf(list: readonly JsonValue[], lines: boolean): Slot[] {
+  // Map.set keeps the position of an id already there: a later version takes the first place.
+  const byId = new Map<string, Slot>();
+  const add = (record: JsonValue | undefined, entry: number, path: Slot['path']): void => {
+    if (!isRecordedMessage(record) || isHeader(record)) return;
+    byId.set((record as JsonObject).id as string, { record: record as JsonObject, entry, path });
+  };
+  list.forEach((m, e) => {
+    if (!lines || !isPlainObject(m)) return add(m, e, []);
+    const to = m[REWIND];
+    if (typeof to === 'string') {
+      const ids = [...byId.keys()];
+      const from = ids.indexOf(to);
+      for (const id of from === -1 ? ids : ids.slice(from)) byId.delete(id);
+      return;
+    }
+    const set = m[SET];
+    if (isPlainObject(set) && Array.isArray(set.messages)) {
+      byId.clear();
+      set.messages.forEach((r, k) => add(r, e, [SET, 'messages', k]));
+      return;
+    }
+    add(m, e, []);
+  });
+  return [...byId.values()].filter((r) => r.record.type === 'user' || r.record.type === 'gemini');
+}
+
 /** Reads a recording (the JSON file, or the JSONL file's lines as one array). */
 export function readGeminiCli(value: JsonValue, options?: ReadOptions): ReadResult {
   if (!detectGeminiCli(value))
@@ -77,29 +119,15 @@ export function readGeminiCli(value: JsonValue, options?: ReadOptions): ReadResu
   const map = sourceMap(base, value, options);
   const context: GeminiCliContext = { skippedEvents: [] };
 
-  // Each message id once, at its first position, as its last version.
-  const last = new Map<string, number>();
-  list.forEach((m, e) => {
-    if (isRecordedMessage(m)) last.set(m.id as string, e);
-  });
   const messages: Message[] = [];
   const sources: ReadMessage[] = [];
-  const seen = new Set<string>();
-  list.forEach((m, e) => {
-    const id = isRecordedMessage(m) && !isHeader(m) ? ((m as JsonObject).id as string) : undefined;
-    if (id === undefined || seen.has(id)) {
-      context.skippedEvents.push(e);
-      return;
-    }
-    seen.add(id);
-    const at = last.get(id)!;
-    const g = list[at] as JsonObject;
-    if (g.type !== 'user' && g.type !== 'gemini') {
-      context.skippedEvents.push(e);
-      return;
-    }
-    if (at !== e) context.skippedEvents.push(e);
-    const pointer = joinPointer(base, at);
+  const slots = recordsOf(list, lines);
+  const used = new Set(slots.filter((r) => r.path.length === 0).map((r) => r.entry));
+  list.forEach((_, e) => {
+    if (!used.has(e)) context.skippedEvents.push(e);
+  });
+  for (const { record: g, entry: at, path } of slots) {
+    const pointer = joinPointer(base, at, ...path);
     const i = messages.length;
     map.message(i, pointer);
     const parts: Part[] = [];
@@ -132,7 +160,7 @@ export function readGeminiCli(value: JsonValue, options?: ReadOptions): ReadResu
       restOf(g, g.type === 'gemini' ? ['content', 'toolCalls'] : ['content']),
     );
     messages.push(message);
-    sources.push({ entry: at, kind: 'message' });
+    sources.push({ entry: at, record: g, kind: 'message', nested: path.length > 0 });
 
     // The results recorded on the calls: the user turn Gemini CLI sends after the model's.
     const answered = calls.flatMap((tc, k) =>
@@ -156,9 +184,9 @@ export function readGeminiCli(value: JsonValue, options?: ReadOptions): ReadResu
         return part;
       });
       messages.push({ role: 'tool', parts: results });
-      sources.push({ entry: at, kind: 'results' });
+      sources.push({ entry: at, record: g, kind: 'results', nested: path.length > 0 });
     }
-  });
+  }
   const conversation = makeConversation(messages, FORMAT, undefined);
   keepRecording(context, {
     root: value,

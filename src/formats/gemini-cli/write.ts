@@ -16,8 +16,13 @@ import { FORMAT } from './hints.js';
 
 /** Where a message read came from: the recorded message (its index in the list), or the results on its calls. */
 export interface ReadMessage {
+  /** Its entry in the list. */
   entry: number;
+  /** The recorded message (the version read). */
+  record: JsonObject;
   kind: 'message' | 'results';
+  /** Listed by a `$set` line (not a line of its own): nothing can be recorded on it. */
+  nested: boolean;
 }
 
 /** What writing a recording back needs, held beside the read's context. */
@@ -58,7 +63,7 @@ export function writeGeminiCli(conversation: Conversation, context?: unknown): W
   // The results to record, by message entry, then call id.
   const added = new Map<number, Map<string, string>>();
   let cursor = 0;
-  let current: number | undefined;
+  let current: ReadMessage | undefined;
   for (const m of conversation.messages) {
     const id = idOf(m);
     if (id !== undefined) {
@@ -70,11 +75,11 @@ export function writeGeminiCli(conversation: Conversation, context?: unknown): W
       if (j === read.length) refuse('a message was added or moved');
       if (!jsonEqual(m, read[j]!)) refuse(`message ${j} changed`);
       cursor = j + 1;
-      current = sources[j]!.entry;
+      current = sources[j]!;
       continue;
     }
     if (m.role !== 'tool' || current === undefined) refuse('a message was added');
-    const calls = (list[current] as JsonObject).toolCalls as JsonValue[] | undefined;
+    const calls = current.record.toolCalls as JsonValue[] | undefined;
     for (const part of m.parts) {
       if (part.type !== 'tool-result') refuse('a part was added to a results turn');
       const call = calls?.find((c) => isPlainObject(c) && c.id === part.callId) as
@@ -82,17 +87,18 @@ export function writeGeminiCli(conversation: Conversation, context?: unknown): W
       if (call === undefined)
         refuse(`a result for a call the turn does not make (${String(part.callId)})`);
       if (call.result !== undefined) continue;
+      if (current.nested) refuse(`the call ${String(part.callId)} is recorded in a $set line`);
       const content = Array.isArray(part.content) ? (part.content as Part[]) : [];
       const text = content.map((c) => (c.type === 'text' ? String(c.text) : '')).join('');
-      const map = added.get(current) ?? new Map<string, string>();
+      const map = added.get(current.entry) ?? new Map<string, string>();
       map.set(call.id as string, text);
-      added.set(current, map);
+      added.set(current.entry, map);
     }
     // The results turn read after this message, if any, is this one (a result kept or added).
     while (
       cursor < read.length &&
       sources[cursor]!.kind === 'results' &&
-      sources[cursor]!.entry === current
+      sources[cursor]!.entry === current.entry
     )
       cursor++;
   }
