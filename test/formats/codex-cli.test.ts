@@ -87,6 +87,26 @@ describe('codex-cli repair', () => {
     expect(again.length).toBe(out.length);
   });
 
+  it('repairs an interrupted apply_patch (custom_tool_call) with a custom_tool_call_output', () => {
+    const file = path.join(ROOT, 'fixtures', 'formats', 'codex-cli', 'tools', 'source.json');
+    const all = parseJson(readFileSync(file, 'utf8')) as JsonObject[];
+    const at = all.findIndex((l) => (l.payload as JsonObject).type === 'custom_tool_call_output');
+    const lines: JsonValue[] = [...all.slice(0, at), ...all.slice(at + 1)];
+    const before = lintConversation(stringifyJson(lines, 0)).map((f) => f.ruleId);
+    expect(before).toContain('dangling-tool-call');
+    const out = repair(lines);
+    expect(out.length).toBe(lines.length + 1);
+    // The call and the agent's message after it are one assistant turn: the output follows it.
+    const added = out.findIndex((l) => !lines.includes(l));
+    expect(added).toBe(lines.length);
+    const payload = (out[added] as JsonObject).payload as JsonObject;
+    expect(payload.type).toBe('custom_tool_call_output');
+    expect(payload.call_id).toBe('call_patch01');
+    expect(typeof payload.output).toBe('string');
+    out.slice(0, added).forEach((e, i) => expect(e).toBe(lines[i]));
+    expect(lintConversation(stringifyJson(out, 0)).map((f) => f.ruleId)).toEqual([]);
+  });
+
   it('keeps the lines read in its context, and writes only back to them', () => {
     const lines = interrupted();
     const read = codexCliFormat.read(lines);

@@ -20,6 +20,7 @@ import {
 } from '../../src/model/json.js';
 import { parsePointer, valueAt } from '../../src/model/pointer.js';
 import { EnvelopeSchema } from '../../src/model/schema.js';
+import { lintConversation } from '../../src/lint/api.js';
 import { ROOT } from '../helpers/cli.js';
 import {
   copy,
@@ -277,6 +278,66 @@ describe('openai-responses calls without a name', () => {
   });
 });
 
+describe('openai-responses custom tool calls', () => {
+  const patch = '*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch\n';
+  const body: JsonObject = {
+    model: 'gpt-5',
+    input: [
+      { role: 'user', content: 'Add a.txt.' },
+      {
+        type: 'custom_tool_call',
+        id: 'ctc_1',
+        call_id: 'call_p',
+        name: 'apply_patch',
+        input: patch,
+      },
+    ],
+  };
+
+  it('are read as calls (the free-form input as {"input": ...}) and written back as read', () => {
+    const r = fmt.read(copy(body));
+    const call = r.conversation.messages[1]!.parts[0]!;
+    expect(call).toMatchObject({ type: 'tool-call', id: 'call_p', name: 'apply_patch' });
+    expect(JSON.parse(call.arguments as string)).toEqual({ input: patch });
+    expect(r.locate(1, 0, ['arguments'])).toBe('/input/1');
+    expect(jsonEqual(fmt.write(r.conversation, r.context).value, body)).toBe(true);
+    expect(jsonEqual(fmt.write(copy(r.conversation)).value, body)).toBe(true);
+  });
+
+  it('an unanswered one is reported, and answered by a custom_tool_call_output', () => {
+    const ids = lintConversation(JSON.stringify(body)).map((f) => f.ruleId);
+    expect(ids).toContain('dangling-tool-call');
+    const r = fmt.read(copy(body));
+    const n = normalizeHistory(r.conversation.messages);
+    expect(n.repair.synthesized.map((x) => x.callId)).toEqual(['call_p']);
+    const out = fmt.write({ ...r.conversation, messages: n.messages }, r.context);
+    expect(out.losses).toEqual([]);
+    expect(((out.value as JsonObject).input as JsonValue[])[2]).toEqual({
+      type: 'custom_tool_call_output',
+      call_id: 'call_p',
+      output: INTERRUPTED_TEXT,
+    });
+    expect(lintConversation(JSON.stringify(out.value)).map((f) => f.ruleId)).toEqual([]);
+  });
+
+  it('pairs a custom_tool_call_output with its call', () => {
+    const answered = copy(body);
+    (answered.input as JsonValue[]).push({
+      type: 'custom_tool_call_output',
+      call_id: 'call_p',
+      output: 'Done!',
+    });
+    expect(lintConversation(JSON.stringify(answered)).map((f) => f.ruleId)).toEqual([]);
+    const r = fmt.read(answered);
+    expect(r.conversation.messages[2]!.parts[0]).toMatchObject({
+      type: 'tool-result',
+      callId: 'call_p',
+      content: [{ type: 'text', text: 'Done!' }],
+    });
+    expect(jsonEqual(fmt.write(r.conversation, r.context).value, answered)).toBe(true);
+  });
+});
+
 describe('openai-responses write details', () => {
   it('rebuilds an edited reasoning summary and keeps an unchanged one exactly', () => {
     const input: JsonValue = [
@@ -395,6 +456,13 @@ describe('openai-responses locate', () => {
               JsonObject | undefined;
             if (hosted?.$argsObject === true)
               check(at(r.locate(i, j, ['arguments'])) !== undefined, `${where} arguments`);
+            // A custom tool's call: its `input` is the one field of the v1 arguments.
+            else if (hosted?.$custom === true)
+              check(
+                (at(r.locate(i, j, ['arguments'])) as JsonObject).input ===
+                  (JSON.parse(p.arguments as string) as { input: string }).input,
+                `${where} arguments`,
+              );
             else check(at(r.locate(i, j, ['arguments'])) === p.arguments, `${where} arguments`);
             check(at(r.locate(i, j, ['id'])) === p.id, `${where} id`);
           }

@@ -51,6 +51,11 @@ export const HINTS = {
    * (`tool_search_call`, `tool_search_output`), written back as that item.
    */
   hosted: '$hosted',
+  /**
+   * Tool call and tool result: read from a `custom_tool_call` (its free-form `input` is the
+   * arguments `{"input": ...}`) or a `custom_tool_call_output`, and written back as that item.
+   */
+  custom: '$custom',
   /** Tool call (hosted): the item had no `arguments`. */
   noArgs: '$noArgs',
   /** Tool call (hosted): the item's `arguments` were a JSON value, not text. */
@@ -85,6 +90,7 @@ export interface ResponsesPartHints {
   $text?: 'summary' | 'content';
   $noName?: true;
   $hosted?: string;
+  $custom?: true;
   $noArgs?: true;
   $argsObject?: true;
   $output?: 'array';
@@ -102,6 +108,7 @@ export const WIRE: readonly string[] = [
   'call_id',
   'output',
   'arguments',
+  'input',
   'name',
   'text',
   'refusal',

@@ -354,6 +354,27 @@ function readItems(
       return;
     }
 
+    // A custom tool's call: its free-form text is the one field of the arguments, `{"input": ...}`.
+    if (
+      type === 'custom_tool_call' &&
+      typeof item.call_id === 'string' &&
+      typeof item.name === 'string' &&
+      typeof item.input === 'string'
+    ) {
+      callIds.add(item.call_id);
+      const part: Part = {
+        type: 'tool-call',
+        id: item.call_id,
+        name: item.name,
+        arguments: objectToArguments({ input: item.input }),
+      };
+      keep(part, { [HINTS.custom]: true }, restOf(item, ['type', 'call_id', 'name', 'input']));
+      // The arguments are the item's `input` wrapped: they point at the item, which holds it.
+      const fields: FieldSources = { id: 'call_id', name: 'name', arguments: [] };
+      addToRun('assistant', ptr, [{ part, loc: { pointer: ptr, fields } }]);
+      return;
+    }
+
     // A hosted tool run by the client (`tool_search_call` with `execution: "client"`) is a call
     // the client answers like a function call: its output item, or a function_call_output.
     if (isClientHosted(item, '_call')) {
@@ -369,7 +390,7 @@ function readItems(
     }
 
     if (
-      type === 'function_call_output' &&
+      (type === 'function_call_output' || type === 'custom_tool_call_output') &&
       typeof item.call_id === 'string' &&
       (typeof item.output === 'string' || Array.isArray(item.output)) &&
       // With previous_response_id or conversation the call may live on the server:
@@ -390,8 +411,14 @@ function readItems(
         });
       }
       const part: Part = { type: 'tool-result', callId: item.call_id, content };
-      const hints = typeof output === 'string' ? undefined : { [HINTS.output]: 'array' };
-      keep(part, hints, restOf(item, ['type', 'call_id', 'output']));
+      const hints: JsonObject = {};
+      if (type === 'custom_tool_call_output') hints[HINTS.custom] = true;
+      if (typeof output !== 'string') hints[HINTS.output] = 'array';
+      keep(
+        part,
+        Object.keys(hints).length === 0 ? undefined : hints,
+        restOf(item, ['type', 'call_id', 'output']),
+      );
       addToRun('tool', ptr, [{ part, loc }]);
       return;
     }

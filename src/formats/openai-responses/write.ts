@@ -48,6 +48,9 @@ class Writer {
     defaultType: string;
   } | null = null;
 
+  /** The ids of the custom tools' calls (their results are `custom_tool_call_output` items). */
+  readonly customCalls = new Set<string>();
+
   /** `context`: the read's, when there was one (see readHere). */
   constructor(readonly context: unknown) {}
 
@@ -222,6 +225,10 @@ function writeToolCall(part: Part, where: PartWhere, w: Writer): void {
     w.addItem(item);
     return;
   }
+  if (pd?.[HINTS.custom] === true) {
+    writeCustomCall(part, pd, w);
+    return;
+  }
   const item: JsonObject = { type: 'function_call' };
   if (pd?.id !== undefined) item.id = pd.id;
   if (typeof part.id === 'string') item.call_id = part.id;
@@ -235,7 +242,28 @@ function writeToolCall(part: Part, where: PartWhere, w: Writer): void {
   w.addItem(item);
 }
 
-/** A tool-result part as a `function_call_output` item. */
+/**
+ * A custom tool's call as the `custom_tool_call` item it was read from: its free-form `input` is
+ * the one field of the arguments (`{"input": ...}`), or the arguments' text as it is when they
+ * are anything else (edited, or another format's).
+ */
+function writeCustomCall(part: Part, pd: JsonObject, w: Writer): void {
+  const item: JsonObject = { type: 'custom_tool_call' };
+  if (pd.id !== undefined) item.id = pd.id;
+  if (typeof part.id === 'string') {
+    item.call_id = part.id;
+    w.customCalls.add(part.id);
+  }
+  item.name = typeof part.name === 'string' ? part.name : '';
+  const text = typeof part.arguments === 'string' ? part.arguments : '';
+  const args = argumentsToValue(text);
+  const only = isPlainObject(args) && Object.keys(args).length === 1 ? args.input : undefined;
+  item.input = typeof only === 'string' ? only : text;
+  restoreFields(item, pd, WIRE);
+  w.addItem(item);
+}
+
+/** A tool-result part as a `function_call_output` item (`custom_tool_call_output` for a custom tool's call). */
 function writeToolResult(part: Part, foreign: boolean, where: PartWhere, w: Writer): void {
   const pd = providerDataOf(part, FORMAT);
   w.losses.push(...objectLosses(part, FORMAT, PART_FIELDS['tool-result'], where, 'tool-result'));
@@ -252,7 +280,10 @@ function writeToolResult(part: Part, foreign: boolean, where: PartWhere, w: Writ
     w.addItem(item);
     return;
   }
-  const item: JsonObject = { type: 'function_call_output' };
+  const custom =
+    pd?.[HINTS.custom] === true ||
+    (typeof part.callId === 'string' && w.customCalls.has(part.callId));
+  const item: JsonObject = { type: custom ? 'custom_tool_call_output' : 'function_call_output' };
   if (typeof part.callId === 'string') item.call_id = part.callId;
   else w.lose(where, 'tool result without callId (call_id is required)');
   const content = Array.isArray(part.content) ? part.content : [];

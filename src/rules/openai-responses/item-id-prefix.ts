@@ -1,7 +1,7 @@
 /**
  * openai-responses/item-id-prefix: an input item's optional `id` must carry
- * the prefix of its type, `fc` for a function call and `msg` for an output
- * message; the correlation id belongs in `call_id` (providers.md §2, "Item id
+ * the prefix of its type, `fc` for a function call, `ctc` for a custom tool's
+ * call and `msg` for an output message; the correlation id belongs in `call_id` (providers.md §2, "Item id
  * formats").
  */
 import { isObject } from '../../model/types.js';
@@ -14,7 +14,8 @@ const FORMAT = 'openai-responses';
 export default defineRule({
   meta: {
     id: 'openai-responses/item-id-prefix',
-    description: 'A function call or output message item id without its type prefix (fc, msg).',
+    description:
+      'A function call, custom tool call or output message item id without its type prefix (fc, ctc, msg).',
     defaultSeverity: 'error',
     fixable: false,
     target: FORMAT,
@@ -32,7 +33,9 @@ export default defineRule({
         let prefix: string;
         let id: unknown;
         // A client-run hosted call's id has its own type's prefix (`tsc` for tool_search_call).
-        if (p.type === 'tool-call' && pd.$hosted === undefined) {
+        if (p.type === 'tool-call' && pd.$custom === true) {
+          [item, prefix, id] = ['custom_tool_call', 'ctc', pd.id];
+        } else if (p.type === 'tool-call' && pd.$hosted === undefined) {
           [item, prefix, id] = ['function_call', 'fc', pd.id];
         } else if (m.role === 'assistant' && isObject(pd.$message)) {
           [item, prefix, id] = ['message', 'msg', pd.$message.id];
