@@ -61,6 +61,79 @@ describe('codex-cli lint', () => {
   });
 });
 
+describe('codex-cli compaction', () => {
+  const line = (type: string, payload: JsonObject, n: number): JsonObject => ({
+    timestamp: `2025-11-04T10:00:${String(n).padStart(2, '0')}.000Z`,
+    type,
+    payload,
+  });
+  const meta = line('session_meta', { id: 's1', cwd: '/w' }, 0);
+  const user = (text: string): JsonObject => ({
+    type: 'message',
+    role: 'user',
+    content: [{ type: 'input_text', text }],
+  });
+  const call = (id: string): JsonObject => ({
+    type: 'function_call',
+    name: 'shell',
+    arguments: '{"command":["ls"]}',
+    call_id: id,
+  });
+  const texts = (value: JsonValue[]): string[] =>
+    codexCliFormat
+      .read(value)
+      .conversation.messages.flatMap((m) => m.parts.map((p) => String(p.text ?? p.id)));
+
+  it('a compaction with a replacement history replaces what came before it', () => {
+    const rollout = [
+      meta,
+      line('response_item', user('old question'), 1),
+      // Interrupted before the compaction: Codex does not send it again.
+      line('response_item', call('call_old'), 2),
+      line('compacted', { message: 'summary', replacement_history: [user('kept question')] }, 3),
+      line('response_item', user('new question'), 4),
+    ];
+    expect(texts(rollout)).toEqual(['kept question', 'new question']);
+    expect(codexCliFormat.read(rollout).locate(0, 0)).toBe(
+      '/3/payload/replacement_history/0/content/0',
+    );
+    expect(lintConversation(stringifyJson(rollout, 0)).map((f) => f.ruleId)).toEqual([]);
+    // Nothing to repair, and the rollout is written back as it was.
+    repair(rollout).forEach((e, i) => expect(e).toBe(rollout[i]));
+  });
+
+  it('a compaction without one keeps the user messages and adds its summary as one', () => {
+    const rollout = [
+      meta,
+      line('response_item', user('first'), 1),
+      line('response_item', call('call_old'), 2),
+      line('compacted', { message: 'We listed the files.' }, 3),
+      line('response_item', user('next'), 4),
+    ];
+    expect(texts(rollout)).toEqual(['first', 'We listed the files.', 'next']);
+    expect(lintConversation(stringifyJson(rollout, 0)).map((f) => f.ruleId)).toEqual([]);
+    repair(rollout).forEach((e, i) => expect(e).toBe(rollout[i]));
+  });
+
+  it('repairs a call of the replacement history with a line right after the compaction', () => {
+    const rollout = [
+      meta,
+      line('compacted', { message: 's', replacement_history: [user('go'), call('call_r')] }, 1),
+      line('response_item', user('still there?'), 2),
+    ];
+    expect(lintConversation(stringifyJson(rollout, 0)).map((f) => f.ruleId)).toContain(
+      'dangling-tool-call',
+    );
+    const out = repair(rollout);
+    expect(out.length).toBe(4);
+    expect(out[0]).toBe(rollout[0]);
+    expect(out[1]).toBe(rollout[1]);
+    expect(((out[2] as JsonObject).payload as JsonObject).type).toBe('function_call_output');
+    expect(out[3]).toBe(rollout[2]);
+    expect(lintConversation(stringifyJson(out, 0)).map((f) => f.ruleId)).toEqual([]);
+  });
+});
+
 describe('codex-cli repair', () => {
   it('inserts the synthesized output right after its call, every other line kept', () => {
     const lines = interrupted();

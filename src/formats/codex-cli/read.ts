@@ -8,9 +8,10 @@
  * prompt, the agent's message, its reasoning summary) or count tokens. The read's context keeps
  * every line, for a write back to the same file.
  */
-import type { JsonObject, JsonValue } from '../../model/json.js';
+import type { JsonValue } from '../../model/json.js';
 import type { ReadOptions, ReadResult } from '../format.js';
-import { relocateItems } from '../kit/source-map.js';
+import { isPlainObject } from '../kit/kept.js';
+import { relocateItems, type ItemSource } from '../kit/source-map.js';
 import { readContext, type ReadContext } from '../kit/provenance.js';
 import { FORMAT as RESPONSES } from '../openai-responses/hints.js';
 import { readResponses, type ResponsesContext } from '../openai-responses/read.js';
@@ -24,12 +25,64 @@ import { rekeyed } from '../kit/rekey.js';
 export interface CodexCliContext extends ReadContext {
   /** The rollout's lines, the very array read: a write gives back each line it did not change. */
   events: JsonValue[];
+  /** The response items read, in order: line payloads, or the items of a compaction. */
+  items: JsonValue[];
   /** The line of each response item read, in the order read (the items' order in the file). */
   itemLines: number[];
+  /** Per item read: it is inside a `compacted` line (its history or summary), not a line itself. */
+  nested: boolean[];
   /** Lines that are not the conversation (session meta, turn contexts, UI events, compactions). */
   skippedEvents: number[];
   /** The read context of the items as a bare Responses array, for the Responses writer. */
   responses: ResponsesContext;
+}
+
+/** A response item of the conversation, and where it is: its line, and its path there. */
+interface ItemAt extends ItemSource {
+  item: JsonValue;
+  line: number;
+  nested: boolean;
+}
+
+/** A user message item (what a compaction without a replacement history keeps of the history). */
+function isUserMessage(item: JsonValue): boolean {
+  return isPlainObject(item) && item.role === 'user' && (item.type ?? 'message') === 'message';
+}
+
+/**
+ * The response items of the conversation, in order, as Codex rebuilds the history when it resumes
+ * a rollout: each `response_item` line's payload; a `compacted` line replaces what came before it
+ * with its `replacement_history`, or, without one, with the user messages so far and its summary
+ * `message` as a user message after them. The other lines are skipped.
+ */
+function itemsOf(value: readonly JsonValue[]): { sources: ItemAt[]; skippedEvents: number[] } {
+  let sources: ItemAt[] = [];
+  value.forEach((e, i) => {
+    if (isResponseItemLine(e)) {
+      sources.push({ item: e.payload, at: [i, 'payload'], line: i, nested: false });
+      return;
+    }
+    if (!isRolloutLine(e) || e.type !== 'compacted') return;
+    const history = e.payload.replacement_history;
+    if (Array.isArray(history)) {
+      const at = (k: number): ItemSource['at'] => [i, 'payload', 'replacement_history', k];
+      sources = history.map((item, k) => ({ item, at: at(k), line: i, nested: true }));
+    } else if (typeof e.payload.message === 'string') {
+      const summary = { role: 'user', content: e.payload.message };
+      sources = sources.filter((s) => isUserMessage(s.item));
+      sources.push({
+        item: summary,
+        at: [i, 'payload', 'message'],
+        fields: { content: [] },
+        line: i,
+        nested: true,
+      });
+    }
+  });
+  // Every line whose own payload is not an item read: a compaction, what it replaced, the rest.
+  const read = new Set(sources.flatMap((s) => (s.nested ? [] : [s.line])));
+  const skippedEvents = value.flatMap((_, i) => (read.has(i) ? [] : [i]));
+  return { sources, skippedEvents };
 }
 
 /** Reads a rollout's lines into one v1 conversation. */
@@ -38,15 +91,16 @@ export function readCodexCli(value: JsonValue, options?: ReadOptions): ReadResul
   if (!value.some(isRolloutLine)) {
     notFormat(FORMAT, 'no rollout lines (objects with "timestamp", "type" and "payload")');
   }
-  const itemLines: number[] = [];
-  const skippedEvents: number[] = [];
-  value.forEach((e, i) => (isResponseItemLine(e) ? itemLines : skippedEvents).push(i));
-  const items = itemLines.map((i) => (value[i] as JsonObject).payload!);
+  const { sources, skippedEvents } = itemsOf(value);
+  const items = sources.map((s) => s.item);
+  const itemLines = sources.map((s) => s.line);
   const inner = readResponses(items, options);
   const context: CodexCliContext = {
     ...readContext(FORMAT, options),
     events: value,
+    items,
     itemLines,
+    nested: sources.map((s) => s.nested),
     skippedEvents,
     responses: inner.context as ResponsesContext,
   };
@@ -55,10 +109,7 @@ export function readCodexCli(value: JsonValue, options?: ReadOptions): ReadResul
     if (innerRead.has(original)) context.read.add(copy);
   });
   dropBareHint(conversation, FORMAT);
-  // Item `k`'s pointer `/k/...` is `/<line of k>/payload/...` in the rollout.
-  const locate = relocateItems(
-    inner.locate,
-    itemLines.map((line) => ({ at: [line, 'payload'] })),
-  );
+  // Item `k`'s pointer `/k/...` is `/<line of k>/payload/...` in the rollout (or inside a compaction).
+  const locate = relocateItems(inner.locate, sources);
   return { conversation, context, locate };
 }

@@ -48,8 +48,16 @@ type Placed = { line: number; changed: boolean } | { line: undefined };
 function placeItems(
   read: readonly JsonValue[],
   lines: readonly number[],
+  nested: readonly boolean[],
   written: readonly JsonValue[],
 ): Placed[] {
+  // An item of a compaction (its history or summary) has no line of its own to change or drop.
+  const refuseNested = (q: number, what: string): void => {
+    if (nested[q] === true)
+      throw new SourceError(
+        `cannot write this change back into a ${FORMAT} rollout: item ${q} of a compaction ${what}`,
+      );
+  };
   const out: Placed[] = [];
   let next = 0;
   for (const item of written) {
@@ -61,15 +69,18 @@ function placeItems(
       }
     }
     if (found !== -1) {
+      for (let q = next; q < found; q++) refuseNested(q, 'was removed');
       out.push({ line: lines[found]!, changed: false });
       next = found + 1;
     } else if (next < read.length && identity(read[next]) === identity(item)) {
+      refuseNested(next, 'changed');
       out.push({ line: lines[next]!, changed: true });
       next += 1;
     } else {
       out.push({ line: undefined });
     }
   }
+  for (let q = next; q < read.length; q++) refuseNested(q, 'was removed');
   return out;
 }
 
@@ -104,8 +115,7 @@ export function writeCodexCli(conversation: Conversation, context?: unknown): Wr
   const items = written.value as JsonValue[];
   const events = ctx.events;
   const lines = ctx.itemLines;
-  const read = lines.map((i) => (events[i] as JsonObject).payload!);
-  const placed = placeItems(read, lines, items);
+  const placed = placeItems(ctx.items, lines, ctx.nested, items);
 
   // The lines kept or changed, and the new lines after each line (or before the first one).
   const kept = new Map<number, JsonValue>();
@@ -116,7 +126,7 @@ export function writeCodexCli(conversation: Conversation, context?: unknown): Wr
     const item = items[k]!;
     if (p.line !== undefined) {
       const e = events[p.line] as JsonObject;
-      kept.set(p.line, p.changed ? { ...e, payload: item } : e);
+      if (!kept.has(p.line)) kept.set(p.line, p.changed ? { ...e, payload: item } : e);
       anchor = p.line;
       return;
     }
