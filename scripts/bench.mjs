@@ -321,6 +321,10 @@ const manifest = generateCorpus({
 });
 if (Date.now() - started > 2000)
   console.log(`  made in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+// The corpus is its own repository, as a folder of transcripts usually is: the walk stops at its
+// `.git` instead of reading this repository's .gitignore, which ignores .bench/ (and would leave
+// the walk nothing to read).
+mkdirSync(path.join(corpusDir, '.git'), { recursive: true });
 const inputs = manifest.inputs.filter((i) => wanted(i.name));
 if (env.BENCH_HUGE === '1' && wanted('v1-1g')) inputs.push(hugeInput(manifest));
 

@@ -331,6 +331,24 @@ export async function expandInputs(
   }
   return out;
 
+  /**
+   * Why a folder walk found nothing, when `.gitignore` files are the reason (the same walk without
+   * them finds files): said after the error, with the way to read them. Only on that error path.
+   */
+  function ignoredWhy(absolute: string, inside: string | null): string {
+    if (options.gitignore === false) return '';
+    const without = ignoreFileNames(false);
+    const prefix = inside === null || inside === '' ? '' : `${inside}/`;
+    const found = conversationFilesIn(absolute, prefix, userIgnored, {
+      layers: ancestorIgnores(absolute, io.cwd, without),
+      names: without,
+      toolFiles: [],
+    });
+    return found.length === 0
+      ? ''
+      : ' (its files are ignored by .gitignore; --no-gitignore reads them)';
+  }
+
   async function expandEach(): Promise<void> {
     for (const arg of args) {
       firstArgument = out.length === 0;
@@ -363,7 +381,7 @@ export async function expandInputs(
           userIgnored,
           { layers: ancestorIgnores(absolute, io.cwd, names), names, toolFiles },
         );
-        if (matches.length === 0) unmatched(arg);
+        if (matches.length === 0) unmatched(arg, ignoredWhy(absolute, inside));
         const prefix = root.endsWith(path.sep) ? root : root + path.sep;
         const relativeToCwd = root === io.cwd;
         for (const m of matches) {
