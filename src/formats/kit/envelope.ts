@@ -57,6 +57,17 @@ export function readEnvelope(
   throw new SourceError(`not ${format}: ${options.why ?? `no "${listKey}" array`}`);
 }
 
+/**
+ * The history list of `value` for detection: the value itself when it is an array, else its
+ * `listKey` array; undefined for any other shape. What {@link readEnvelope} reads, without the
+ * read.
+ */
+export function historyList(value: JsonValue, listKey: string): JsonValue[] | undefined {
+  if (Array.isArray(value)) return value;
+  if (isObject(value) && Array.isArray(value[listKey])) return value[listKey] as JsonValue[];
+  return undefined;
+}
+
 /** The default order of a written body's keys: `model`, the writer's own fields, then the kept ones. */
 function defaultOrder(kept: readonly string[], own: readonly string[]): string[] {
   const out: string[] = [];
