@@ -17,6 +17,7 @@ import { claudeCodeFormat } from './claude-code/index.js';
 import { codexCliFormat } from './codex-cli/index.js';
 import { geminiFormat } from './gemini/index.js';
 import { geminiCliFormat } from './gemini-cli/index.js';
+import { langchainFormat } from './langchain/index.js';
 import { nativeFormat } from './histlint/index.js';
 import { openaiChatFormat } from './openai-chat/index.js';
 import { openaiResponsesFormat } from './openai-responses/index.js';
@@ -31,6 +32,7 @@ const FORMAT_BY_NAME: Readonly<Record<FormatName, ConversationFormat>> = {
   'gemini-cli': geminiCliFormat,
   autogen: autogenFormat,
   'pydantic-ai': pydanticAiFormat,
+  langchain: langchainFormat,
   gemini: geminiFormat,
   'openai-responses': openaiResponsesFormat,
   bedrock: bedrockFormat,
