@@ -102,6 +102,26 @@ export function corpusRecords(folder: string, options: CorpusOptions = {}): Corp
   return out;
 }
 
+/**
+ * Every JSON document of a corpus folder as `[where, value]`: each `.json` file whole, each line
+ * of a `.jsonl` file (`<folder>/<file>:<line>`); none when the folder is missing.
+ */
+export function corpusDocuments(folder: string): [string, JsonValue][] {
+  const dir = path.join(CORPUS, folder);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .sort()
+    .flatMap((file): [string, JsonValue][] => {
+      const text = readFileSync(path.join(dir, file), 'utf8');
+      if (file.endsWith('.json')) return [[`${folder}/${file}`, parseJson(text)]];
+      if (!file.endsWith('.jsonl')) return [];
+      return text
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l, i): [string, JsonValue] => [`${folder}/${file}:${i + 1}`, parseJson(l)]);
+    });
+}
+
 /** The `.json` files below `dir`, recursively (none when it is missing). */
 export function jsonFilesBelow(dir: string): string[] {
   if (!existsSync(dir)) return [];

@@ -10,14 +10,7 @@ import type { Message, Part } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
 import type { Conversation, Loss, WriteResult } from '../format.js';
 import { writeBody, writesBare } from '../kit/envelope.js';
-import {
-  isKeptPart,
-  isPlainObject,
-  keptField,
-  keptNode,
-  keptUnreadable,
-  sourceKey,
-} from '../kit/kept.js';
+import { isKeptPart, isPlainObject, keptField, keptNode, sourceKey } from '../kit/kept.js';
 import { guessMediaType, toDataUrl } from '../kit/media.js';
 import { contextOf, readHere } from '../kit/provenance.js';
 import {
@@ -34,7 +27,7 @@ import type { LangChainContext } from './read.js';
 
 /** The fields of a message dict only v1 sets. */
 const MESSAGE_WIRE = ['type', 'data'];
-/** The fields of `data` only v1 sets (kept data restores only a value the reader could not map). */
+/** The fields of `data` only v1 sets (kept data restores only a `null` one). */
 const DATA_WIRE = [
   'content',
   'type',
@@ -45,8 +38,6 @@ const DATA_WIRE = [
   'role',
   'status',
 ];
-/** The fields of a tool call only v1 sets (likewise). */
-const CALL_WIRE = ['name', 'args', 'id', 'type'];
 /** The fields of a content block only v1 sets, whatever their value. */
 const BLOCK_WIRE = [
   'type',
@@ -58,6 +49,8 @@ const BLOCK_WIRE = [
   'mime_type',
   'source_type',
 ];
+/** The fields of a tool call only v1 sets (likewise), and no block's. */
+const CALL_WIRE = ['name', 'args', 'id', ...BLOCK_WIRE];
 
 /** The v1 part fields a content block carries, by part type (a document's `name` has no field). */
 const BLOCK_FIELDS: Readonly<Record<string, readonly string[]>> = {
@@ -83,19 +76,18 @@ function absentOf(kept: JsonObject | undefined): readonly string[] {
 }
 
 /**
- * Kept fields a write may restore: no `wire` field, but with `unreadable` one the reader could not
- * map (null, an object, a number: no LangChain field takes it as content) stays.
+ * Kept fields a write may restore: no `wire` field, but with `nulls` a wire field the source held
+ * as `null` (an invalid call's name, a message's name), which sets nothing, comes back.
  */
 function restorable(
   kept: JsonObject | undefined,
   wire: readonly string[],
-  unreadable: boolean,
+  nulls: boolean,
 ): JsonObject | undefined {
   if (kept === undefined) return undefined;
   const out: JsonObject = {};
   for (const k of Object.keys(kept)) {
-    const wired = wire.includes(sourceKey(k));
-    if (wired && !(unreadable && keptUnreadable(kept, k) !== undefined)) continue;
+    if (wire.includes(sourceKey(k)) && !(nulls && kept[k] === null)) continue;
     setOwn(out, k, kept[k]!);
   }
   return out;
@@ -111,8 +103,8 @@ interface Shape {
   defaults: Readonly<Record<string, JsonValue>>;
   /** The keys only v1 sets. */
   wire: readonly string[];
-  /** Kept wire values the reader could not map come back. */
-  unreadable: boolean;
+  /** A kept wire field that is `null` comes back. */
+  nulls: boolean;
   /** The keys the source left out (`$absent`): out while they hold their default. */
   absent: readonly string[];
 }
@@ -122,7 +114,7 @@ interface Shape {
  * the source left out stays out while it holds the default); then the other kept fields.
  */
 function shaped(kept: JsonObject | undefined, shape: Shape): JsonObject {
-  const safe = restorable(kept, shape.wire, shape.unreadable);
+  const safe = restorable(kept, shape.wire, shape.nulls);
   const body: Record<string, JsonValue | undefined> = {};
   for (const k of shape.keys) {
     const fallback = shape.defaults[k];
@@ -165,7 +157,7 @@ function mediaBlock(p: Part, kept: JsonObject | undefined): JsonValue {
     own,
     defaults,
     wire: BLOCK_WIRE,
-    unreadable: false,
+    nulls: false,
     absent: absentOf(kept),
   });
 }
@@ -199,7 +191,7 @@ function contentBlock(
 
 /**
  * A `content` value from written blocks: the list a `$content` hint asks for, one plain text
- * block's string, the list; undefined for none (so a kept unreadable content, else `""`).
+ * block's string, the list; undefined for none (so a kept `null`, else `""`).
  */
 function contentValue(items: JsonValue[], hint: JsonValue | undefined): JsonValue | undefined {
   if (hint === 'list') return items;
@@ -228,19 +220,20 @@ function callEntry(p: Part): { entry: JsonObject; invalid: boolean } {
   const invalid = kept?.[HINTS.invalid] === true;
   const mode = kept?.[HINTS.args];
   const text = typeof p.arguments === 'string' ? p.arguments : '';
+  const type = invalid ? 'invalid_tool_call' : 'tool_call';
   const own = {
     name: typeof p.name === 'string' ? p.name : undefined,
     args: argsValue(text, mode, invalid),
     id: typeof p.id === 'string' ? p.id : undefined,
-    type: invalid ? 'invalid_tool_call' : 'tool_call',
+    type,
   };
-  const defaults = { ...CALL_DEFAULTS, args: argsValue('', mode, invalid) };
+  const defaults = { ...CALL_DEFAULTS, type, args: argsValue('', mode, invalid) };
   const entry = shaped(kept, {
     keys: invalid ? CALL_KEYS.invalid : CALL_KEYS.valid,
     own,
     defaults,
     wire: CALL_WIRE,
-    unreadable: true,
+    nulls: true,
     absent: absentOf(kept),
   });
   return { entry, invalid };
@@ -279,9 +272,9 @@ function messageDict(
   const data = shaped(keptData, {
     keys: DATA_KEYS[type]!,
     own: { ...own, type },
-    defaults: DATA_DEFAULTS,
+    defaults: { ...DATA_DEFAULTS, type },
     wire: DATA_WIRE,
-    unreadable: true,
+    nulls: true,
     absent: absentOf(kept),
   });
   return writeBody(restorable(kept, MESSAGE_WIRE, false), { type, data });
