@@ -42,8 +42,8 @@ function dict(type: string, data: JsonObject): JsonObject {
     id: null,
   };
   if (type === 'human' || type === 'ai') base.example = false;
-  if (type === 'ai') Object.assign(base, { tool_calls: [], invalid_tool_calls: [] });
-  if (type === 'ai') base.usage_metadata = null;
+  if (type === 'ai')
+    Object.assign(base, { tool_calls: [], invalid_tool_calls: [], usage_metadata: null });
   if (type === 'tool') Object.assign(base, { tool_call_id: '', artifact: null, status: 'success' });
   return { type, data: { ...base, ...data } };
 }
