@@ -15,41 +15,30 @@ import {
 } from '../../model/json.js';
 import { UNTYPED_BLOCK, type Message, type Part } from '../../model/types.js';
 import type { ReadOptions, ReadResult } from '../format.js';
-import { envelopeData, readEnvelope } from '../kit/envelope.js';
+import {
+  envelopeContext,
+  envelopeData,
+  readEnvelope,
+  type EnvelopeContext,
+} from '../kit/envelope.js';
+import {
+  recordMessage,
+  recordResultMessage,
+  type LocatedPart,
+  type Reading as KitReading,
+} from '../kit/provenance.js';
 import { isPlainObject, keepProviderData, keptPart, mergeFields, restOf } from '../kit/kept.js';
 import { guessMediaType, splitDataUrl } from '../kit/media.js';
-import { readContext, type ReadContext } from '../kit/provenance.js';
-import {
-  joinPointer,
-  sourceMap,
-  type FieldSource,
-  type FieldSources,
-  type SourceMap,
-} from '../kit/source-map.js';
+import { joinPointer, sourceMap, type FieldSource } from '../kit/source-map.js';
 import { isPlainTextPart, makeConversation, notFormat } from '../shared.js';
 import { isLangChainMessage, type LangChainMessage } from './detect.js';
 import { CALL_DEFAULTS, CALL_KEYS, DATA_DEFAULTS, DATA_KEYS, FORMAT, HINTS } from './hints.js';
 
 /** What a write of the same format needs to rebuild the original shape. */
-export interface LangChainContext extends ReadContext {
-  /** The value read was a bare list. */
-  bare: boolean;
-  /** The body's keys in the order read (absent for a bare list). */
-  keys?: string[];
-}
+export type LangChainContext = EnvelopeContext;
 
-/** A v1 part, where it came from, and where its fields are below that. */
-interface Located {
-  part: Part;
-  pointer: string;
-  fields?: FieldSources;
-}
-
-/** One read: the source map and the context, which every message and part made goes into. */
-interface Reading {
-  map: SourceMap;
-  ctx: LangChainContext;
-}
+/** One read: the source map and the context. */
+type Reading = KitReading<LangChainContext>;
 
 /** The v1 role of each message type but `chat` (whose role is its own) and the tool results. */
 const ROLES: Readonly<Record<string, string>> = {
@@ -72,7 +61,12 @@ function listHint(content: JsonValue | undefined): JsonObject | undefined {
 }
 
 /** An OpenAI-style `{type: "image_url", image_url: {url}}` block as a v1 image. */
-function readImageUrl(item: JsonObject, image: JsonObject, url: string, pointer: string): Located {
+function readImageUrl(
+  item: JsonObject,
+  image: JsonObject,
+  url: string,
+  pointer: string,
+): LocatedPart {
   const split = splitDataUrl(url);
   const part: Part = split
     ? { type: 'image', data: split.data, mediaType: split.mediaType }
@@ -90,7 +84,7 @@ function readImageUrl(item: JsonObject, image: JsonObject, url: string, pointer:
  * `base64` (`data`, `mime_type`) or `url`, or langchain-core 1's `base64` or `url` without one;
  * undefined for another (a file id, a `source_type` of `id`), which is kept whole.
  */
-function readStandardMedia(item: JsonObject, pointer: string): Located | undefined {
+function readStandardMedia(item: JsonObject, pointer: string): LocatedPart | undefined {
   const type = item.type === 'image' ? 'image' : 'document';
   const mime = typeof item.mime_type === 'string' ? item.mime_type : undefined;
   const hints: JsonObject = {};
@@ -134,7 +128,7 @@ function readStandardMedia(item: JsonObject, pointer: string): Located | undefin
 }
 
 /** Reads one item of a content list (the node at `pointer`). */
-function readBlock(item: JsonValue, pointer: string): Located {
+function readBlock(item: JsonValue, pointer: string): LocatedPart {
   if (typeof item === 'string') {
     const part = keepProviderData({ type: 'text', text: item }, FORMAT, { [HINTS.string]: true });
     return { part, pointer };
@@ -162,7 +156,7 @@ function readBlock(item: JsonValue, pointer: string): Located {
 }
 
 /** A `content` value as located parts: a string is one text part ("" none), a list one part an item; undefined for anything else. */
-function readContent(content: JsonValue | undefined, pointer: string): Located[] | undefined {
+function readContent(content: JsonValue | undefined, pointer: string): LocatedPart[] | undefined {
   // The text of a string content is the content node itself.
   if (typeof content === 'string')
     return content === '' ? [] : [{ part: { type: 'text', text: content }, pointer }];
@@ -171,7 +165,7 @@ function readContent(content: JsonValue | undefined, pointer: string): Located[]
 }
 
 /** Reads one entry of `tool_calls` (or, `invalid`, of `invalid_tool_calls`) at `pointer`. */
-function readCall(tc: JsonValue, pointer: string, invalid: boolean): Located {
+function readCall(tc: JsonValue, pointer: string, invalid: boolean): LocatedPart {
   const list = invalid ? 'invalid_tool_calls' : 'tool_calls';
   if (!isPlainObject(tc))
     return { part: keptPart(FORMAT, tc, 'tool_call', { [HINTS.in]: list }), pointer };
@@ -279,14 +273,7 @@ function readResult(m: LangChainMessage, pointer: string, i: number, r: Reading)
   const message: Message = { role: 'tool', parts: [result] };
   keepProviderData(message, FORMAT, messageData(m, mapped, hints));
   // The result is the whole message; its content parts are the content's items.
-  r.map.message(i, pointer);
-  const entry = r.map.part(i, 0, pointer, fields);
-  (items ?? []).forEach((c, k) => {
-    r.map.child(entry, k, c.pointer, c.fields);
-    r.ctx.read.add(c.part);
-  });
-  r.ctx.read.add(result);
-  r.ctx.read.add(message);
+  recordResultMessage(r, i, pointer, message, fields, items ?? []);
   return message;
 }
 
@@ -297,7 +284,7 @@ function readMessage(m: LangChainMessage, pointer: string, i: number, r: Reading
   const dataAt = joinPointer(pointer, 'data');
   const mapped = d.type === m.type ? ['type'] : [];
   const hints: JsonObject = {};
-  const located: Located[] = [];
+  const located: LocatedPart[] = [];
   const items = readContent(d.content, joinPointer(dataAt, 'content'));
   if (items !== undefined) {
     mapped.push('content');
@@ -328,12 +315,7 @@ function readMessage(m: LangChainMessage, pointer: string, i: number, r: Reading
     mapped.push('name');
   }
   keepProviderData(message, FORMAT, messageData(m, mapped, hints));
-  r.map.message(i, pointer);
-  located.forEach((l, j) => {
-    r.map.part(i, j, l.pointer, l.fields);
-    r.ctx.read.add(l.part);
-  });
-  r.ctx.read.add(message);
+  recordMessage(r, i, pointer, message, located);
   return message;
 }
 
@@ -344,8 +326,7 @@ function readMessage(m: LangChainMessage, pointer: string, i: number, r: Reading
 export function readLangChain(value: JsonValue, options?: ReadOptions): ReadResult {
   const why = { why: 'no list of message dicts' };
   const envelope = readEnvelope(value, FORMAT, 'messages', why, options);
-  const ctx: LangChainContext = { ...readContext(FORMAT, options), bare: envelope.bare };
-  if (envelope.body !== undefined) ctx.keys = Object.keys(envelope.body);
+  const ctx: LangChainContext = envelopeContext(FORMAT, envelope, options);
   const r: Reading = { map: sourceMap(envelope.base, value, options), ctx };
   const messages = envelope.list.map((m, i) => {
     if (!isLangChainMessage(m))
