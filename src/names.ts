@@ -25,6 +25,7 @@ export const CONVERSATION_FORMATS = [
   { name: 'adk', readOnly: true, eventLog: false, session: false },
   { name: 'autogen', readOnly: true, eventLog: false, session: false },
   { name: 'pydantic-ai', readOnly: false, eventLog: false, session: false },
+  { name: 'langchain', readOnly: false, eventLog: false, session: false },
   { name: 'gemini', readOnly: false, eventLog: false, session: false },
   { name: 'openai-responses', readOnly: false, eventLog: false, session: false },
   { name: 'bedrock', readOnly: false, eventLog: false, session: false },

@@ -69,6 +69,14 @@ const WIRE: Record<string, { conversation: string[]; message: string[]; part: st
       'output',
     ],
   },
+  // A message's kept `data` holds the fields of its `data` v1 has no place for: its wire fields
+  // (content, calls, the result's call id) are planted in test/formats/langchain.test.ts. A
+  // content block's own extra fields (`id`, `cache_control`) are kept; a call's are v1's.
+  langchain: {
+    conversation: ['messages'],
+    message: ['type'],
+    part: ['type', 'text', 'image_url', 'url', 'data', 'base64', 'mime_type', 'source_type'],
+  },
   // A text part's `state` (done) and an image's `filename` have no v1 field: kept data fills them.
   // A tool part's `state` and a document's `filename` are v1's: test/formats/ai-sdk-ui.test.ts.
   'ai-sdk-ui': {

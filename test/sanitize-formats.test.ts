@@ -193,6 +193,34 @@ const CASES: Case[] = [
     ],
     unsafeParts: 1,
   },
+  {
+    name: 'LangChain image blocks (OpenAI image_url, standard url, kept file id) with file: URLs',
+    from: 'langchain',
+    value: [
+      {
+        type: 'human',
+        data: {
+          content: [
+            { type: 'text', text: 'look' },
+            { type: 'image_url', image_url: { url: 'file:///etc/passwd' } },
+            { type: 'image', source_type: 'url', url: 'file:///etc/shadow' },
+            { type: 'file', source_type: 'id', id: 'f1', url: 'file:///etc/hosts' },
+          ],
+        },
+      },
+    ],
+    unsafeParts: 3,
+  },
+  {
+    name: 'LangChain SystemMessage and a ChatMessage with the system role',
+    from: 'langchain',
+    value: [
+      { type: 'system', data: { content: 'EVIL', type: 'system' } },
+      { type: 'chat', data: { content: 'EVIL 2', type: 'chat', role: 'system' } },
+      { type: 'human', data: { content: 'hi', type: 'human' } },
+    ],
+    systemPrompts: 2,
+  },
 ];
 
 describe('sanitize on what each provider reads', () => {
@@ -268,6 +296,8 @@ function setsSystemPrompt(value: unknown): boolean {
     }
     const obj = node as Record<string, unknown>;
     if (typeof obj.role === 'string' && /^\s*(system|developer)\s*$/i.test(obj.role)) return true;
+    // A LangChain SystemMessage dict.
+    if (obj.type === 'system' && obj.data !== null && typeof obj.data === 'object') return true;
     stack.push(...Object.values(obj));
   }
   return false;
@@ -287,6 +317,7 @@ describe('sanitize, then written in any format: nothing fetched from outside the
     'bedrock',
     'ai-sdk',
     'ai-sdk-ui',
+    'langchain',
   ];
   const url = fc.constantFrom(
     'https://example.com/a.png',

@@ -18,6 +18,7 @@ import { claudeCodeFormat } from './claude-code/index.js';
 import { codexCliFormat } from './codex-cli/index.js';
 import { geminiFormat } from './gemini/index.js';
 import { geminiCliFormat } from './gemini-cli/index.js';
+import { langchainFormat } from './langchain/index.js';
 import { nativeFormat } from './histlint/index.js';
 import { openaiChatFormat } from './openai-chat/index.js';
 import { openaiAgentsFormat } from './openai-agents/index.js';
@@ -35,6 +36,7 @@ const FORMAT_BY_NAME: Readonly<Record<FormatName, ConversationFormat>> = {
   adk: adkFormat,
   autogen: autogenFormat,
   'pydantic-ai': pydanticAiFormat,
+  langchain: langchainFormat,
   gemini: geminiFormat,
   'openai-responses': openaiResponsesFormat,
   bedrock: bedrockFormat,

@@ -9,6 +9,7 @@ import type * as aiSdk from '../../src/formats/ai-sdk/hints.js';
 import type * as anthropic from '../../src/formats/anthropic/hints.js';
 import type * as bedrock from '../../src/formats/bedrock/hints.js';
 import type * as gemini from '../../src/formats/gemini/hints.js';
+import type * as langchain from '../../src/formats/langchain/hints.js';
 import type * as chat from '../../src/formats/openai-chat/hints.js';
 import type * as responses from '../../src/formats/openai-responses/hints.js';
 
@@ -66,6 +67,14 @@ it('the hint interfaces and HINTS agree, format by format', () => {
         responses.ResponsesMessageHints &
         responses.ResponsesPartHints),
       Declared<typeof responses>
+    >
+  >().toEqualTypeOf<true>();
+  expectTypeOf<
+    Same<
+      keyof (langchain.LangChainConversationHints &
+        langchain.LangChainMessageHints &
+        langchain.LangChainPartHints),
+      Declared<typeof langchain>
     >
   >().toEqualTypeOf<true>();
 });

@@ -7,22 +7,21 @@
 import { setOwn, type JsonObject, type JsonValue } from '../../model/json.js';
 import { UNTYPED_BLOCK, type Message, type Part } from '../../model/types.js';
 import type { ReadOptions, ReadResult } from '../format.js';
-import { envelopeData, readEnvelope } from '../kit/envelope.js';
+import {
+  envelopeContext,
+  envelopeData,
+  readEnvelope,
+  type EnvelopeContext,
+} from '../kit/envelope.js';
 import { isPlainObject, keepProviderData, keptPart, restOf } from '../kit/kept.js';
 import { textToBase64 } from '../kit/media.js';
-import { readContext, type ReadContext } from '../kit/provenance.js';
 import { joinPointer, sourceMap, type FieldSources, type PartSource } from '../kit/source-map.js';
 import { assertMessage, makeConversation, notFormat, objectToArguments } from '../shared.js';
 import { addMessage, setIfAny, turnMessage, type ReadMessage } from '../turns.js';
 import { FORMAT, HINTS } from './hints.js';
 
-/** What a read of this format hands to its write: the read, the envelope and the key order. */
-export interface AnthropicContext extends ReadContext {
-  /** The value read was a bare array of messages, not a request body. */
-  bare: boolean;
-  /** The request body's keys in the order read, so a write keeps it. */
-  keys?: string[];
-}
+/** What a write of the same format needs: the bare array or the body, and the body's key order. */
+export type AnthropicContext = EnvelopeContext;
 
 /** One part read, and where it came from. */
 interface ReadPart {
@@ -283,7 +282,7 @@ export function readAnthropic(value: JsonValue, options?: ReadOptions): ReadResu
   if (!Array.isArray(value) && !isPlainObject(value))
     return notFormat(FORMAT, 'not a request body or a messages array');
   const envelope = readEnvelope(value, FORMAT, 'messages', {}, options);
-  const ctx: AnthropicContext = { ...readContext(FORMAT, options), bare: envelope.bare };
+  const ctx: AnthropicContext = envelopeContext(FORMAT, envelope, options);
   const map = sourceMap(envelope.base, value, options);
   const messages: Message[] = [];
   const system = envelope.body === undefined ? undefined : readSystem(ctx, envelope.body.system);
@@ -291,7 +290,6 @@ export function readAnthropic(value: JsonValue, options?: ReadOptions): ReadResu
   envelope.list.forEach((m, k) => {
     addMessage(map, messages, readMessage(ctx, m, joinPointer(envelope.base, k), k));
   });
-  if (envelope.body !== undefined) ctx.keys = Object.keys(envelope.body);
   // In the order the writer sets them.
   const taken = system === undefined ? ['messages'] : ['system', 'messages'];
   const conversation = makeConversation(messages, FORMAT, envelopeData(envelope, taken));

@@ -4,6 +4,7 @@
  * with one of AutoGen's four `type`s and no `role` (no other format's messages have both).
  */
 import type { JsonObject, JsonValue } from '../../model/json.js';
+import { historyList } from '../kit/envelope.js';
 import { isPlainObject } from '../kit/kept.js';
 
 /** AutoGen's message types. */
@@ -21,16 +22,8 @@ export function isAutoGenMessage(m: JsonValue | undefined): m is JsonObject {
   );
 }
 
-/** The message list of a value: the array itself, or its `messages`. */
-export function messagesOf(value: JsonValue): { list: JsonValue[]; bare: boolean } | undefined {
-  if (Array.isArray(value)) return { list: value, bare: true };
-  if (isPlainObject(value) && Array.isArray(value.messages))
-    return { list: value.messages, bare: false };
-  return undefined;
-}
-
 /** True when `value` looks like an AutoGen message list (an empty one is anyone's). */
 export function detectAutoGen(value: JsonValue): boolean {
-  const found = messagesOf(value);
-  return found !== undefined && found.list.length > 0 && found.list.every(isAutoGenMessage);
+  const list = historyList(value, 'messages');
+  return list !== undefined && list.length > 0 && list.every(isAutoGenMessage);
 }

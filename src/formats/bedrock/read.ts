@@ -9,10 +9,14 @@ import { setOwn, type JsonObject, type JsonValue } from '../../model/json.js';
 import { type Message, type Part } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
 import type { ReadOptions, ReadResult } from '../format.js';
-import { envelopeData, readEnvelope } from '../kit/envelope.js';
+import {
+  envelopeContext,
+  envelopeData,
+  readEnvelope,
+  type EnvelopeContext,
+} from '../kit/envelope.js';
 import { isKeptPart, isPlainObject, keepProviderData, keptPart, restOf } from '../kit/kept.js';
 import { textToBase64 } from '../kit/media.js';
-import { readContext, type ReadContext } from '../kit/provenance.js';
 import { joinPointer, sourceMap, type FieldSources, type PartSource } from '../kit/source-map.js';
 import { assertMessage, makeConversation, notFormat, objectToArguments } from '../shared.js';
 import { addMessage, setIfAny, turnMessage, type ReadMessage } from '../turns.js';
@@ -28,13 +32,8 @@ import {
 } from './blocks.js';
 import { FORMAT, HINTS } from './hints.js';
 
-/** What a read of this format hands to its write: the read, the envelope and the key order. */
-export interface BedrockContext extends ReadContext {
-  /** The value read was a bare array of messages, not a request body. */
-  bare: boolean;
-  /** The request body's keys in the order read, so a write keeps it. */
-  keys?: string[];
-}
+/** What a write of the same format needs: the bare array or the body, and the body's key order. */
+export type BedrockContext = EnvelopeContext;
 
 interface ReadState {
   ctx: BedrockContext;
@@ -338,7 +337,7 @@ export function readBedrock(value: JsonValue, options?: ReadOptions): ReadResult
   if (!Array.isArray(value) && !isPlainObject(value))
     return notFormat(FORMAT, 'not a request body or a messages array');
   const envelope = readEnvelope(value, FORMAT, 'messages', {}, options);
-  const ctx: BedrockContext = { ...readContext(FORMAT, options), bare: envelope.bare };
+  const ctx: BedrockContext = envelopeContext(FORMAT, envelope, options);
   const state: ReadState = { ctx, serverIds: new Set() };
   const map = sourceMap(envelope.base, value, options);
   const messages: Message[] = [];
@@ -347,7 +346,6 @@ export function readBedrock(value: JsonValue, options?: ReadOptions): ReadResult
   envelope.list.forEach((m, k) => {
     addMessage(map, messages, readMessage(state, m, joinPointer(envelope.base, k), k));
   });
-  if (envelope.body !== undefined) ctx.keys = Object.keys(envelope.body);
   // In the order the writer sets them.
   const taken = system === undefined ? ['messages'] : ['messages', 'system'];
   const conversation = makeConversation(messages, FORMAT, envelopeData(envelope, taken));

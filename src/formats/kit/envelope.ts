@@ -17,6 +17,7 @@ import { isObject } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
 import type { Loss, ReadOptions } from '../format.js';
 import { isHintKey, restOf, sourceKey, storedKey } from './kept.js';
+import { readContext, type ReadContext } from './provenance.js';
 import { readBase } from './source-map.js';
 
 /** The hint that marks a history read from a bare array. */
@@ -55,6 +56,36 @@ export function readEnvelope(
     return { bare: false, list: value[listKey] as JsonValue[], base, body: value };
   }
   throw new SourceError(`not ${format}: ${options.why ?? `no "${listKey}" array`}`);
+}
+
+/**
+ * The history list of `value` for detection: the value itself when it is an array, else its
+ * `listKey` array; undefined for any other shape. What {@link readEnvelope} reads, without the
+ * read.
+ */
+export function historyList(value: JsonValue, listKey: string): JsonValue[] | undefined {
+  if (Array.isArray(value)) return value;
+  if (isObject(value) && Array.isArray(value[listKey])) return value[listKey] as JsonValue[];
+  return undefined;
+}
+
+/** What a read of a bare list or a body hands the write of its format, to give the same shape back. */
+export interface EnvelopeContext extends ReadContext {
+  /** The value read was a bare array (no body). */
+  bare: boolean;
+  /** The body's keys in the order read (absent for a bare array). */
+  keys?: string[];
+}
+
+/** The read context of `format` for a history read through {@link readEnvelope}. */
+export function envelopeContext(
+  format: string,
+  envelope: Envelope,
+  options?: ReadOptions,
+): EnvelopeContext {
+  const ctx: EnvelopeContext = { ...readContext(format, options), bare: envelope.bare };
+  if (envelope.body !== undefined) ctx.keys = Object.keys(envelope.body);
+  return ctx;
 }
 
 /** The default order of a written body's keys: `model`, the writer's own fields, then the kept ones. */

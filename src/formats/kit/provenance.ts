@@ -5,9 +5,10 @@
  * keeps a policy of its own (test/architecture.test.ts).
  */
 import type { JsonObject } from '../../model/json.js';
-import { isObject, type Message } from '../../model/types.js';
+import { isObject, type Message, type Part } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
 import type { ReadOptions } from '../format.js';
+import type { FieldSources, SourceMap } from './source-map.js';
 
 /**
  * What a read hands to the write of the same format: the format, and every v1 message and part
@@ -72,4 +73,59 @@ export function conversationReadHere(
   if (contextOf(context, format) !== undefined) return true;
   if (providerDataOf(conversation, format) !== undefined) return true;
   return conversation.messages.some((m) => isObject(m) && readHere(undefined, m, format));
+}
+
+/** One read in progress: its source map and its context, which every message and part made goes into. */
+export interface Reading<C extends ReadContext = ReadContext> {
+  map: SourceMap;
+  ctx: C;
+}
+
+/** A v1 part a reader made, the node it came from, and where its fields are below that. */
+export interface LocatedPart {
+  part: Part;
+  pointer: string;
+  fields?: FieldSources;
+}
+
+/**
+ * Records v1 message `i`, made from the node at `pointer` with `parts` in its order: where it and
+ * each part came from, and that this read made them.
+ */
+export function recordMessage(
+  r: Reading,
+  i: number,
+  pointer: string,
+  message: Message,
+  parts: readonly LocatedPart[],
+): void {
+  r.map.message(i, pointer);
+  parts.forEach((p, j) => {
+    r.map.part(i, j, p.pointer, p.fields);
+    r.ctx.read.add(p.part);
+  });
+  r.ctx.read.add(message);
+}
+
+/**
+ * Records v1 message `i`, a tool message of one result made from the whole node at `pointer`
+ * (`fields` below it): the result's content parts are `items`, in their order.
+ */
+export function recordResultMessage(
+  r: Reading,
+  i: number,
+  pointer: string,
+  message: Message,
+  fields: FieldSources,
+  items: readonly LocatedPart[],
+): void {
+  const result = message.parts[0]!;
+  r.map.message(i, pointer);
+  const entry = r.map.part(i, 0, pointer, fields);
+  items.forEach((c, k) => {
+    r.map.child(entry, k, c.pointer, c.fields);
+    r.ctx.read.add(c.part);
+  });
+  r.ctx.read.add(result);
+  r.ctx.read.add(message);
 }

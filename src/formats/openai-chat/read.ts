@@ -7,34 +7,29 @@
 import { setOwn, type JsonObject, type JsonValue } from '../../model/json.js';
 import { UNTYPED_BLOCK, type Message, type Part } from '../../model/types.js';
 import type { Conversation, ReadOptions, ReadResult } from '../format.js';
-import { envelopeData, readEnvelope } from '../kit/envelope.js';
+import {
+  envelopeContext,
+  envelopeData,
+  readEnvelope,
+  type EnvelopeContext,
+} from '../kit/envelope.js';
+import {
+  recordMessage,
+  recordResultMessage,
+  type LocatedPart,
+  type Reading as KitReading,
+} from '../kit/provenance.js';
 import { isPlainObject, keepProviderData, keptPart, mergeFields, restOf } from '../kit/kept.js';
 import { splitDataUrl } from '../kit/media.js';
-import { readContext, type ReadContext } from '../kit/provenance.js';
-import { joinPointer, sourceMap, type SourceMap, type FieldSources } from '../kit/source-map.js';
+import { joinPointer, sourceMap } from '../kit/source-map.js';
 import { assertMessage, objectToArguments } from '../shared.js';
 import { audioFormat, defaultKind, FORMAT, HINTS } from './hints.js';
 
 /** What a write of the same format needs to rebuild the original shape. */
-export interface ChatContext extends ReadContext {
-  /** The value read was a bare messages array. */
-  bare: boolean;
-  /** The request body's keys in the order read (absent for a bare array). */
-  keys?: string[];
-}
+export type ChatContext = EnvelopeContext;
 
-/** A v1 part, and where it came from below its node (relative field sources). */
-interface Located {
-  part: Part;
-  pointer: string;
-  fields?: FieldSources;
-}
-
-/** One read: the source map and the context, which every message and part made goes into. */
-interface Reading {
-  map: SourceMap;
-  ctx: ChatContext;
-}
+/** One read: the source map and the context. */
+type Reading = KitReading<ChatContext>;
 
 /** The media type of an `input_audio` format. */
 function audioMediaType(format: string): string {
@@ -64,7 +59,7 @@ function contentHint(
 }
 
 /** Reads one content part (the node at `pointer`). */
-function readContentPart(item: JsonValue, pointer: string): Located {
+function readContentPart(item: JsonValue, pointer: string): LocatedPart {
   if (!isPlainObject(item) || typeof item.type !== 'string') {
     return { part: keptPart(FORMAT, item, UNTYPED_BLOCK), pointer };
   }
@@ -145,7 +140,7 @@ function readContentPart(item: JsonValue, pointer: string): Located {
 }
 
 /** Reads a `content` value into parts (string → one text part, array → one part each). */
-function readContent(content: JsonValue | undefined, msgPtr: string): Located[] {
+function readContent(content: JsonValue | undefined, msgPtr: string): LocatedPart[] {
   const pointer = joinPointer(msgPtr, 'content');
   // The text of a string content is the content node itself.
   if (typeof content === 'string') return [{ part: { type: 'text', text: content }, pointer }];
@@ -154,7 +149,7 @@ function readContent(content: JsonValue | undefined, msgPtr: string): Located[] 
 }
 
 /** Reads one `tool_calls` entry (or a legacy `function_call` when `legacy`) at `pointer`. */
-function readToolCall(tc: JsonValue, pointer: string, legacy: boolean): Located {
+function readToolCall(tc: JsonValue, pointer: string, legacy: boolean): LocatedPart {
   const kind = !legacy && isPlainObject(tc) && tc.type === 'custom' ? 'custom' : 'function';
   const body = legacy ? tc : isPlainObject(tc) ? tc[kind] : undefined;
   if (!isPlainObject(tc) || !isPlainObject(body)) {
@@ -241,14 +236,7 @@ function readToolMessage(m: JsonObject, pointer: string, i: number, r: Reading):
   if (m.role === 'function') setOwn(data, HINTS.role, 'function');
   keepProviderData(message, FORMAT, mergeFields(data, restOf(m, mapped)));
   // The result is the whole message; its content parts are the content's items.
-  r.map.message(i, pointer);
-  const entry = r.map.part(i, 0, pointer, fields);
-  items.forEach((c, k) => {
-    r.map.child(entry, k, c.pointer, c.fields);
-    r.ctx.read.add(c.part);
-  });
-  r.ctx.read.add(result);
-  r.ctx.read.add(message);
+  recordResultMessage(r, i, pointer, message, fields, items);
   return message;
 }
 
@@ -260,7 +248,7 @@ function readMessage(m: JsonValue, pointer: string, i: number, r: Reading): Mess
   const role = m.role;
   const mapped = ['role'];
   const data: JsonObject = {};
-  const parts: Located[] = [];
+  const parts: LocatedPart[] = [];
   const assistant = role === 'assistant';
 
   if (assistant && typeof m.reasoning_content === 'string') {
@@ -316,12 +304,7 @@ function readMessage(m: JsonValue, pointer: string, i: number, r: Reading): Mess
     mapped.push('name');
   }
   keepProviderData(message, FORMAT, mergeFields(data, restOf(m, mapped)));
-  r.map.message(i, pointer);
-  parts.forEach((p, j) => {
-    r.map.part(i, j, p.pointer, p.fields);
-    r.ctx.read.add(p.part);
-  });
-  r.ctx.read.add(message);
+  recordMessage(r, i, pointer, message, parts);
   return message;
 }
 
@@ -332,8 +315,7 @@ function readMessage(m: JsonValue, pointer: string, i: number, r: Reading): Mess
 export function readChat(value: JsonValue, options?: ReadOptions): ReadResult {
   const why = { why: 'no "messages" array' };
   const envelope = readEnvelope(value, FORMAT, 'messages', why, options);
-  const ctx: ChatContext = { ...readContext(FORMAT, options), bare: envelope.bare };
-  if (envelope.body !== undefined) ctx.keys = Object.keys(envelope.body);
+  const ctx: ChatContext = envelopeContext(FORMAT, envelope, options);
   const r: Reading = { map: sourceMap(envelope.base, value, options), ctx };
   const messages = envelope.list.map((m, i) => readMessage(m, joinPointer(envelope.base, i), i, r));
   const conversation: Conversation = { version: 1, messages };
