@@ -21,6 +21,7 @@ export const CONVERSATION_FORMATS = [
   { name: 'claude-code', readOnly: false, eventLog: true, session: true },
   { name: 'codex-cli', readOnly: false, eventLog: true, session: true },
   { name: 'gemini-cli', readOnly: false, eventLog: true, session: true },
+  { name: 'copilot-cli', readOnly: true, eventLog: true, session: false },
   { name: 'autogen', readOnly: true, eventLog: false, session: false },
   { name: 'pydantic-ai', readOnly: false, eventLog: false, session: false },
   { name: 'gemini', readOnly: false, eventLog: false, session: false },
