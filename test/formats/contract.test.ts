@@ -60,11 +60,13 @@ const CASES = CONTRACT_CASES;
 const BARE_ONLY = new Set(['pydantic-ai']);
 
 /**
- * Formats without the `bare` case, and why: a Codex CLI rollout is always the array of its lines,
- * so it has no wrapped shape to tell from a bare one (its `text` case is that array too).
+ * Formats without the `bare` case, and why: a Codex CLI rollout and a Copilot CLI session are
+ * always the array of their lines, so they have no wrapped shape to tell from a bare one (their
+ * `text` case is that array too).
  */
 const NO_BARE: ReadonlyMap<string, string> = new Map([
   ['codex-cli', 'a rollout is always the array of its lines'],
+  ['copilot-cli', 'a session is always the array of its event lines'],
 ]);
 
 interface Fixture {

@@ -39,11 +39,11 @@ function isSubagentEvent(e: CopilotEvent): boolean {
 
 /**
  * What is kept of an event on its message (or result part): the envelope's fields but `type`
- * and `data`, then the fields of `data` not read (`dataRest`) as `data`.
+ * and `data`, then the fields of `data` not read (`dataRest`), if any, as `data`.
  */
-function eventRecord(e: CopilotEvent, dataRest: JsonObject | undefined): JsonObject | undefined {
+function eventRecord(e: CopilotEvent, dataRest: JsonObject): JsonObject | undefined {
   const record = restOf(e, ['type', 'data']) ?? {};
-  if (dataRest !== undefined) record.data = dataRest;
+  if (Object.keys(dataRest).length > 0) record.data = dataRest;
   return Object.keys(record).length === 0 ? undefined : record;
 }
 
