@@ -3,17 +3,15 @@
  * read and linted, and detection that claims nothing of the other corpus folders (and the other
  * formats nothing of it). The contract cases run in contract.test.ts.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { autogenFormat } from '../../src/formats/autogen/index.js';
 import { detectFormat } from '../../src/formats/detect.js';
-import { FORMATS } from '../../src/formats/index.js';
 import { lintConversation } from '../../src/lint/api.js';
 import { ReadOnlyFormatError } from '../../src/model/errors.js';
-import { parseJson, type JsonValue } from '../../src/model/json.js';
+import type { JsonValue } from '../../src/model/json.js';
+import { corpusDocuments, expectOwnCorpus } from '../helpers/corpus.js';
 import { describeFixtureCases } from '../helpers/formats.js';
-import { CORPUS, describeShared } from '../helpers/shared.js';
+import { describeShared } from '../helpers/shared.js';
 
 describeFixtureCases(autogenFormat);
 
@@ -58,25 +56,9 @@ describe('autogen', () => {
   });
 });
 
-/** Every JSON document of a corpus folder (each line of a JSONL file). */
-function documents(folder: string): [string, JsonValue][] {
-  const dir = path.join(CORPUS, folder);
-  return readdirSync(dir)
-    .sort()
-    .flatMap((file): [string, JsonValue][] => {
-      const text = readFileSync(path.join(dir, file), 'utf8');
-      if (file.endsWith('.json')) return [[`${folder}/${file}`, parseJson(text)]];
-      if (!file.endsWith('.jsonl')) return [];
-      return text
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((l, i): [string, JsonValue] => [`${folder}/${file}:${i + 1}`, parseJson(l)]);
-    });
-}
-
 describeShared('autogen on the corpus', 'corpus/autogen', () => {
   it('reads the public AutoGen history and lints it against openai-chat', () => {
-    const docs = documents('autogen');
+    const docs = corpusDocuments('autogen');
     expect(docs.length).toBeGreaterThan(0);
     for (const [where, value] of docs) {
       expect(detectFormat(value).name, where).toBe('autogen');
@@ -91,12 +73,6 @@ describeShared('autogen on the corpus', 'corpus/autogen', () => {
   });
 
   it('claims nothing of the other corpus folders, and no other format claims it', () => {
-    const others = readdirSync(CORPUS).filter((f) => f !== 'autogen' && !f.endsWith('.md'));
-    for (const folder of others)
-      for (const [where, value] of documents(folder))
-        expect(autogenFormat.detect(value), where).toBe(false);
-    for (const [where, value] of documents('autogen'))
-      for (const f of FORMATS.filter((x) => x !== autogenFormat))
-        expect(f.detect(value), `${f.name} claims ${where}`).toBe(false);
+    expectOwnCorpus(autogenFormat, 'autogen');
   });
 });

@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { normalizeHistory } from '../../src/core/normalize.js';
-import { FORMATS } from '../../src/formats/index.js';
 import { geminiCliFormat } from '../../src/formats/gemini-cli/index.js';
 import { withMessages } from '../../src/formats/histlint/index.js';
 import { lintConversation } from '../../src/lint/api.js';
 import { SourceError } from '../../src/model/errors.js';
 import { jsonEqual, parseJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import { ROOT, runCli } from '../helpers/cli.js';
+import { corpusDocuments, expectOwnCorpus } from '../helpers/corpus.js';
 import { CORPUS, describeShared } from '../helpers/shared.js';
 
 /** The tools case with its first call's result gone (the CLI was stopped while it ran). */
@@ -120,27 +120,10 @@ describe('gemini-cli repair', () => {
   });
 });
 
-/** The recordings of the corpus: the JSON files, and each JSONL file's lines as one array. */
-function recordings(folder: string): [string, JsonValue][] {
-  const dir = path.join(CORPUS, folder);
-  return readdirSync(dir)
-    .sort()
-    .flatMap((file): [string, JsonValue][] => {
-      const text = readFileSync(path.join(dir, file), 'utf8');
-      if (file.endsWith('.json')) return [[file, parseJson(text)]];
-      if (!file.endsWith('.jsonl')) return [];
-      const lines = text
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((l) => parseJson(l));
-      return [[file, lines], ...lines.map((l, i): [string, JsonValue] => [`${file}:${i + 1}`, l])];
-    });
-}
-
 describeShared('gemini-cli on the corpus', 'corpus/gemini-cli', () => {
   it('reads both recordings, lints them clean against gemini, and writes them back unchanged', () => {
     for (const file of readdirSync(path.join(CORPUS, 'gemini-cli'))) {
-      const value = recordings('gemini-cli').find(([w]) => w === file)![1];
+      const value = corpusDocuments('gemini-cli').find(([w]) => w === `gemini-cli/${file}`)![1];
       expect(geminiCliFormat.detect(value), file).toBe(true);
       const read = geminiCliFormat.read(value);
       expect(read.conversation.messages.length, file).toBeGreaterThan(2);
@@ -151,12 +134,6 @@ describeShared('gemini-cli on the corpus', 'corpus/gemini-cli', () => {
   });
 
   it('claims nothing of the other corpus folders, and no other format claims it', () => {
-    const others = readdirSync(CORPUS).filter((f) => f !== 'gemini-cli' && !f.endsWith('.md'));
-    for (const folder of others)
-      for (const [where, value] of recordings(folder))
-        expect(geminiCliFormat.detect(value), `${folder}/${where}`).toBe(false);
-    for (const [where, value] of recordings('gemini-cli'))
-      for (const f of FORMATS.filter((x) => x !== geminiCliFormat))
-        expect(f.detect(value), `${f.name} claims ${where}`).toBe(false);
+    expectOwnCorpus(geminiCliFormat, 'gemini-cli');
   });
 });

@@ -7,8 +7,10 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { expect } from 'vitest';
 import { detectFormat } from '../../src/formats/detect.js';
 import type { ConversationFormat } from '../../src/formats/format.js';
+import { FORMATS } from '../../src/formats/index.js';
 import { SourceError } from '../../src/model/errors.js';
 import { parseJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import { CORPUS } from './shared.js';
@@ -82,4 +84,41 @@ export function corpusConversations(): CorpusConversation[] {
     }
   }
   return out;
+}
+
+/**
+ * Every JSON document of a corpus folder as detection meets one, named `folder/file` (a line:
+ * `folder/file:N`): each `.json` file, each `.jsonl` file's lines as one array (what an event
+ * log is read as) and each of its lines alone (what a file of one conversation a line is).
+ */
+export function corpusDocuments(folder: string): [string, JsonValue][] {
+  const dir = path.join(CORPUS, folder);
+  return readdirSync(dir)
+    .sort()
+    .flatMap((file): [string, JsonValue][] => {
+      const where = `${folder}/${file}`;
+      if (file.endsWith('.json')) return [[where, parseJson(read(path.join(dir, file)))]];
+      if (!file.endsWith('.jsonl')) return [];
+      const values = lines(path.join(dir, file)).map((l): [string, JsonValue] => [
+        `${where}:${l.line}`,
+        parseJson(l.text),
+      ]);
+      return [[where, values.map(([, v]) => v)], ...values];
+    });
+}
+
+/**
+ * Detection keeps to its own corpus folder both ways: `format` claims no document of the other
+ * folders, and no other format claims a document of `own`.
+ */
+export function expectOwnCorpus(format: ConversationFormat, own: string): void {
+  const others = readdirSync(CORPUS).filter(
+    (f) => f !== own && statSync(path.join(CORPUS, f)).isDirectory(),
+  );
+  for (const folder of others)
+    for (const [where, value] of corpusDocuments(folder))
+      expect(format.detect(value), `${format.name} claims ${where}`).toBe(false);
+  for (const [where, value] of corpusDocuments(own))
+    for (const f of FORMATS.filter((x) => x !== format))
+      expect(f.detect(value), `${f.name} claims ${where}`).toBe(false);
 }
