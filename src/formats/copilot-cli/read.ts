@@ -12,6 +12,7 @@ import type { JsonObject, JsonValue } from '../../model/json.js';
 import type { Message, Part } from '../../model/types.js';
 import type { ReadOptions, ReadResult } from '../format.js';
 import { isPlainObject, keepProviderData, keptPart, restOf } from '../kit/kept.js';
+import { mediaPartType } from '../kit/media.js';
 import { joinPointer, readBase, sourceMap, type SourceMap } from '../kit/source-map.js';
 import { makeConversation, notFormat, objectToArguments } from '../shared.js';
 import { isCopilotEvent } from './detect.js';
@@ -56,7 +57,7 @@ function dataRest(data: JsonObject, read: readonly string[], extra: JsonObject =
 
 /** Base64 data and its media type as an image (an `image/*` type) or a document part. */
 function mediaPart(data: string, mediaType: string): Part {
-  return { type: mediaType.startsWith('image/') ? 'image' : 'document', data, mediaType };
+  return { type: mediaPartType(mediaType), data, mediaType };
 }
 
 /** A user message attachment: inline data as an image or a document, anything else kept whole. */
