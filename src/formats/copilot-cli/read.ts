@@ -185,16 +185,14 @@ function readSystem(e: CopilotEvent, r: Reading, at: string): Message {
  * The binary results a tool sent the model, as media parts: only when every one holds its bytes
  * (an omitted or interned one is kept with the others, in the result's kept data).
  */
-function binaryResults(result: JsonObject): { data: string; mediaType: string }[] | undefined {
+function binaryResults(
+  result: JsonObject,
+): (JsonObject & { data: string; mimeType: string })[] | undefined {
   const list = result.binaryResultsForLlm;
   if (!Array.isArray(list) || list.length === 0) return undefined;
-  const out: { data: string; mediaType: string }[] = [];
-  for (const b of list) {
-    if (!isPlainObject(b) || typeof b.data !== 'string' || typeof b.mimeType !== 'string')
-      return undefined;
-    out.push({ data: b.data, mediaType: b.mimeType });
-  }
-  return out;
+  const inline = (b: JsonValue): b is JsonObject & { data: string; mimeType: string } =>
+    isPlainObject(b) && typeof b.data === 'string' && typeof b.mimeType === 'string';
+  return list.every(inline) ? list : undefined;
 }
 
 /** A `tool.execution_complete` event as a tool result, part `j` of tool message `i`. */
@@ -231,16 +229,11 @@ function readResult(
     const media = binaryResults(result);
     if (media !== undefined) {
       resultRead.push('binaryResultsForLlm');
-      media.forEach((m, k) => {
+      media.forEach((b, k) => {
         const where = joinPointer(data, 'result', 'binaryResultsForLlm', k);
         r.map.child(entry, content.length, where, { data: 'data', mediaType: 'mimeType' });
-        const p = mediaPart(m.data, m.mediaType);
-        keepProviderData(
-          p,
-          FORMAT,
-          restOf((result.binaryResultsForLlm as JsonObject[])[k]!, ['data', 'mimeType']),
-        );
-        content.push(p);
+        const p = mediaPart(b.data, b.mimeType);
+        content.push(keepProviderData(p, FORMAT, restOf(b, ['data', 'mimeType'])));
       });
     }
     const rest = restOf(result, resultRead);
