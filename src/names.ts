@@ -21,6 +21,7 @@ export const CONVERSATION_FORMATS = [
   { name: 'claude-code', readOnly: false, eventLog: true, session: true },
   { name: 'codex-cli', readOnly: false, eventLog: true, session: true },
   { name: 'gemini-cli', readOnly: false, eventLog: true, session: true },
+  { name: 'copilot-cli', readOnly: true, eventLog: true, session: false },
   { name: 'openai-agents', readOnly: true, eventLog: false, session: false },
   { name: 'adk', readOnly: true, eventLog: false, session: false },
   { name: 'autogen', readOnly: true, eventLog: false, session: false },

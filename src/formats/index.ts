@@ -16,6 +16,7 @@ import { anthropicFormat } from './anthropic/index.js';
 import { bedrockFormat } from './bedrock/index.js';
 import { claudeCodeFormat } from './claude-code/index.js';
 import { codexCliFormat } from './codex-cli/index.js';
+import { copilotCliFormat } from './copilot-cli/index.js';
 import { geminiFormat } from './gemini/index.js';
 import { geminiCliFormat } from './gemini-cli/index.js';
 import { langchainFormat } from './langchain/index.js';
@@ -32,6 +33,7 @@ const FORMAT_BY_NAME: Readonly<Record<FormatName, ConversationFormat>> = {
   'claude-code': claudeCodeFormat,
   'codex-cli': codexCliFormat,
   'gemini-cli': geminiCliFormat,
+  'copilot-cli': copilotCliFormat,
   'openai-agents': openaiAgentsFormat,
   adk: adkFormat,
   autogen: autogenFormat,

@@ -65,6 +65,7 @@ const BARE_ONLY = new Set(['pydantic-ai']);
  */
 const NO_BARE: ReadonlyMap<string, string> = new Map([
   ['codex-cli', 'a rollout is always the array of its lines'],
+  ['copilot-cli', 'a session is always the array of its event lines'],
   ['openai-agents', 'a run state is always one object, its items under "generated_items"'],
   ['adk', 'a session is always one object, its events under "events"'],
 ]);

@@ -11,7 +11,7 @@ import { takeSignatures } from '../ai-sdk/signatures.js';
 import type { ReadOptions, ReadResult } from '../format.js';
 import { envelopeData, readEnvelope } from '../kit/envelope.js';
 import { isPlainObject, keepProviderData, keptPart, mergeFields, restOf } from '../kit/kept.js';
-import { splitDataUrl } from '../kit/media.js';
+import { mediaPartType, splitDataUrl } from '../kit/media.js';
 import { readContext, type ReadContext } from '../kit/provenance.js';
 import {
   joinPointer,
@@ -67,7 +67,7 @@ const RESULT_FIELDS = ['resultProviderMetadata', 'preliminary'];
 function readFile(p: JsonObject, ptr: string): Located | undefined {
   const { url, mediaType } = p;
   if (typeof url !== 'string' || typeof mediaType !== 'string') return undefined;
-  const part: Part = { type: mediaType.startsWith('image/') ? 'image' : 'document' };
+  const part: Part = { type: mediaPartType(mediaType) };
   const mapped = ['type', 'url', 'mediaType'];
   const fields: Record<string, string> = { url: 'url', data: 'url', mediaType: 'mediaType' };
   // A data: URL is inline content (useChat attaches files so): its data, checked as such.
@@ -271,7 +271,7 @@ function kindOf(p: JsonObject, type: string): string | undefined {
   if (type === 'text' || type === 'reasoning') return typeof p.text === 'string' ? type : undefined;
   if (type === 'file') {
     if (typeof p.mediaType !== 'string') return undefined;
-    return p.mediaType.startsWith('image/') ? 'image' : 'document';
+    return mediaPartType(p.mediaType);
   }
   if (type === 'dynamic-tool') return type;
   return isToolPartType(type) ? 'tool' : undefined;

@@ -10,7 +10,7 @@ import { providerDataOf } from '../../model/provider-data.js';
 import type { Conversation, ReadOptions, ReadResult } from '../format.js';
 import { envelopeData, readEnvelope } from '../kit/envelope.js';
 import { isPlainObject, keepProviderData, keptPart, mergeFields, restOf } from '../kit/kept.js';
-import { guessMediaType, splitDataUrl } from '../kit/media.js';
+import { guessMediaType, mediaPartType, splitDataUrl } from '../kit/media.js';
 import { readContext, type ReadContext } from '../kit/provenance.js';
 import { joinPointer, sourceMap, type FieldSource, type PartSource } from '../kit/source-map.js';
 import { assertMessage, inputToArguments, notFormat, objectToArguments } from '../shared.js';
@@ -102,7 +102,7 @@ function readMedia(p: JsonObject, ptr: string, role: string): Read | undefined {
     mediaType = sniffImageType(read.data) ?? (isImage ? 'image/*' : 'application/octet-stream');
     setOwn(hints, HINTS.noMediaType, true);
   }
-  const v1Type = isImage || (mediaType?.startsWith('image/') ?? false) ? 'image' : 'document';
+  const v1Type = isImage ? 'image' : mediaPartType(mediaType ?? '');
   if (!isImage && v1Type === 'image' && imageKind(role) === 'image')
     setOwn(hints, HINTS.type, 'file');
   if (isImage && imageKind(role) === 'file') setOwn(hints, HINTS.type, 'image');
@@ -184,12 +184,11 @@ function readOutputItem(item: JsonValue, ptr: string): Read {
   if (t === 'text' && typeof item.text === 'string') return readText(item, ptr);
   const dataItem = t === 'media' || t === 'image-data' || t === 'file-data';
   if (dataItem && typeof item.data === 'string' && typeof item.mediaType === 'string') {
-    const image = item.mediaType.startsWith('image/');
-    const v1Type = image ? 'image' : 'document';
+    const v1Type = mediaPartType(item.mediaType);
     const part: Part = { type: v1Type, data: item.data, mediaType: item.mediaType };
     const mapped = ['type', 'data', 'mediaType'];
     const fields: Fields = { data: 'data', mediaType: 'mediaType' };
-    if (!image && typeof item.filename === 'string') {
+    if (v1Type === 'document' && typeof item.filename === 'string') {
       part.name = item.filename;
       mapped.push('filename');
       fields.name = 'filename';

@@ -12,6 +12,7 @@ import { providerDataOf } from '../../model/provider-data.js';
 import type { Conversation, ReadOptions, ReadResult } from '../format.js';
 import { envelopeData, readEnvelope, type Envelope } from '../kit/envelope.js';
 import { isPlainObject, keepProviderData, keptPart, mergeFields, restOf } from '../kit/kept.js';
+import { mediaPartType } from '../kit/media.js';
 import { readContext, type ReadContext } from '../kit/provenance.js';
 import { joinPointer, sourceMap, type SourceMap, type FieldSources } from '../kit/source-map.js';
 import { makeConversation, notFormat, objectToArguments } from '../shared.js';
@@ -67,7 +68,7 @@ function readMedia(p: JsonObject, field: string, keys: Keys): PartRead | undefin
   const payloadKey = inline ? 'data' : keys.fileUri;
   const payload = v[payloadKey];
   if (typeof payload !== 'string') return undefined;
-  const part: Part = { type: mime.startsWith('image/') ? 'image' : 'document' };
+  const part: Part = { type: mediaPartType(mime) };
   if (inline) part.data = payload;
   else part.url = payload;
   part.mediaType = mime;

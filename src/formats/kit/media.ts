@@ -74,6 +74,11 @@ export function base64ToText(data: string): string | undefined {
   }
 }
 
+/** The v1 part type of media of a media type: an image (`image/*`), else a document. */
+export function mediaPartType(mediaType: string): 'image' | 'document' {
+  return mediaType.startsWith('image/') ? 'image' : 'document';
+}
+
 /** Media types by file extension. */
 const EXTENSION_TYPES = new Map([
   ['pdf', 'application/pdf'],

@@ -9,7 +9,7 @@ import { setOwn, stringifyJson, type JsonObject, type JsonValue } from '../../mo
 import type { Message, Part } from '../../model/types.js';
 import type { Conversation, ReadOptions, ReadResult } from '../format.js';
 import { isPlainObject, keepProviderData, keptPart, mergeFields, restOf } from '../kit/kept.js';
-import { guessMediaType } from '../kit/media.js';
+import { guessMediaType, mediaPartType } from '../kit/media.js';
 import { readContext, type ReadContext } from '../kit/provenance.js';
 import { joinPointer, readBase, sourceMap, type FieldSources } from '../kit/source-map.js';
 import { notFormat } from '../shared.js';
@@ -44,7 +44,7 @@ function readMedia(item: JsonObject): { part: Part; fields: FieldSources } | und
   let fields: Record<string, string> = {};
   let own = ['kind'];
   if (kind === 'binary' && typeof item.data === 'string' && mt !== undefined) {
-    part = { type: mt.startsWith('image/') ? 'image' : 'document', data: item.data, mediaType: mt };
+    part = { type: mediaPartType(mt), data: item.data, mediaType: mt };
     own = ['data', 'media_type', 'kind'];
     fields = { data: 'data', mediaType: 'media_type' };
   } else if (typeof item.url === 'string' && typeof kind === 'string' && kind.endsWith('-url')) {
