@@ -44,6 +44,22 @@ export function objectToArguments(value: JsonValue): string {
 }
 
 /**
+ * A custom tool's free-form input (a Responses `custom_tool_call`, Codex's `apply_patch`, a
+ * Copilot CLI custom tool) as v1 arguments: the one field of `{"input": ...}`, so the text is an
+ * object's field and not taken for truncated arguments.
+ */
+export function customInputToArguments(input: string): string {
+  return objectToArguments({ input });
+}
+
+/** The free-form input back from v1 arguments: `{"input": <text>}`'s text, else the arguments as they are. */
+export function argumentsToCustomInput(text: string): string {
+  const args = argumentsToValue(text);
+  const only = isObject(args) && Object.keys(args).length === 1 ? args.input : undefined;
+  return typeof only === 'string' ? only : text;
+}
+
+/**
  * How a tool input that is not a JSON object was written, kept as the `$input` hint: `absent`
  * (no input), `string` (the raw text, as the AI SDK keeps unparsable model output), `json`
  * (another JSON value: an array, a number).

@@ -111,6 +111,21 @@ describe('copilot-cli', () => {
     ]);
   });
 
+  it('reads a custom tool’s raw-text input as {"input": ...}: no truncated-arguments warning', () => {
+    const read = copilotCliFormat.read(fixture('failed-execution'));
+    const calls = read.conversation.messages.flatMap((m) =>
+      m.parts.filter((p) => p.type === 'tool-call'),
+    );
+    const patch = calls.find((c) => c.name === 'apply_patch')!;
+    expect(JSON.parse(patch.arguments as string)).toEqual({
+      input: '*** Begin Patch\n*** Update File: a.txt\n-old\n+new\n*** End Patch',
+    });
+    const findings = lintConversation(jsonl(fixture('failed-execution')), {
+      from: 'copilot-cli',
+    });
+    expect(findings.map((f) => f.ruleId)).not.toContain('truncated-arguments');
+  });
+
   it('does not claim other shapes, and reads none of them', () => {
     expect(copilotCliFormat.detect([])).toBe(false);
     expect(copilotCliFormat.detect(fixture('text')[0]!)).toBe(false);

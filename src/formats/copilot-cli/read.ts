@@ -14,7 +14,12 @@ import type { ReadOptions, ReadResult } from '../format.js';
 import { isPlainObject, keepProviderData, keptPart, restOf } from '../kit/kept.js';
 import { mediaPartType } from '../kit/media.js';
 import { joinPointer, readBase, sourceMap, type SourceMap } from '../kit/source-map.js';
-import { makeConversation, notFormat, objectToArguments } from '../shared.js';
+import {
+  customInputToArguments,
+  makeConversation,
+  notFormat,
+  objectToArguments,
+} from '../shared.js';
 import { isCopilotEvent } from './detect.js';
 import { FORMAT } from './hints.js';
 
@@ -115,16 +120,20 @@ function readToolRequest(tr: JsonValue, r: Reading, i: number, j: number, at: st
     r.map.part(i, j, at);
     return keptPart(FORMAT, tr, 'toolRequest');
   }
-  // A custom (grammar-based) tool's input is raw text; a function's is a JSON value.
+  // A custom (grammar-based) tool's input is raw text, read as `{"input": ...}` (see
+  // customInputToArguments); a function's is a JSON value.
   const args = tr.arguments;
   const part: Part = {
     type: 'tool-call',
     id: tr.toolCallId,
     name: tr.name,
-    arguments: typeof args === 'string' ? args : objectToArguments(args ?? {}),
+    arguments:
+      typeof args === 'string' ? customInputToArguments(args) : objectToArguments(args ?? {}),
   };
   keepProviderData(part, FORMAT, restOf(tr, ['toolCallId', 'name', 'arguments']));
-  r.map.part(i, j, at, { id: 'toolCallId', name: 'name', arguments: 'arguments' });
+  // The wrapped text's arguments point at the request, which holds it.
+  const argsAt = typeof args === 'string' ? [] : 'arguments';
+  r.map.part(i, j, at, { id: 'toolCallId', name: 'name', arguments: argsAt });
   return part;
 }
 

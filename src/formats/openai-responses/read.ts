@@ -17,7 +17,12 @@ import { type JsonObject, type JsonValue } from '../../model/json.js';
 import { UNTYPED_BLOCK, type Message, type Part } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
 import type { ReadOptions, ReadResult } from '../format.js';
-import { makeConversation, notFormat, objectToArguments } from '../shared.js';
+import {
+  customInputToArguments,
+  makeConversation,
+  notFormat,
+  objectToArguments,
+} from '../shared.js';
 import { envelopeData, readEnvelope, type Envelope } from '../kit/envelope.js';
 import { isPlainObject, keepProviderData, keptPart, mergeFields, restOf } from '../kit/kept.js';
 import { guessMediaType, parseDataUrl } from '../kit/media.js';
@@ -366,7 +371,7 @@ function readItems(
         type: 'tool-call',
         id: item.call_id,
         name: item.name,
-        arguments: objectToArguments({ input: item.input }),
+        arguments: customInputToArguments(item.input),
       };
       keep(part, { [HINTS.custom]: true }, restOf(item, ['type', 'call_id', 'name', 'input']));
       // The arguments are the item's `input` wrapped: they point at the item, which holds it.

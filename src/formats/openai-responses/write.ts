@@ -9,6 +9,7 @@ import { type Message, type Part } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
 import type { Conversation, Loss, WriteResult } from '../format.js';
 import {
+  argumentsToCustomInput,
   argumentsToValue,
   conversationLosses,
   fieldLosses,
@@ -255,10 +256,7 @@ function writeCustomCall(part: Part, pd: JsonObject, w: Writer): void {
     w.customCalls.add(part.id);
   }
   item.name = typeof part.name === 'string' ? part.name : '';
-  const text = typeof part.arguments === 'string' ? part.arguments : '';
-  const args = argumentsToValue(text);
-  const only = isPlainObject(args) && Object.keys(args).length === 1 ? args.input : undefined;
-  item.input = typeof only === 'string' ? only : text;
+  item.input = argumentsToCustomInput(typeof part.arguments === 'string' ? part.arguments : '');
   restoreFields(item, pd, WIRE);
   w.addItem(item);
 }
