@@ -8,10 +8,9 @@
  */
 import type { JsonObject, JsonValue } from '../../model/json.js';
 import type { ReadOptions, ReadResult } from '../format.js';
-import { dropBareHint } from '../kit/envelope.js';
 import { addProviderData, isPlainObject, restOf } from '../kit/kept.js';
-import { rekeyed } from '../kit/rekey.js';
-import { relocateItems, type ItemSource } from '../kit/source-map.js';
+import { readThrough } from '../kit/rekey.js';
+import type { ItemSource } from '../kit/source-map.js';
 import { FORMAT as GEMINI } from '../gemini/hints.js';
 import { readGemini } from '../gemini/read.js';
 import { notFormat } from '../shared.js';
@@ -45,12 +44,16 @@ export function readAdk(value: JsonValue, options?: ReadOptions): ReadResult {
     });
     return restOf(event, ['content']) ?? {};
   });
-  const inner = readGemini(contents, options);
-  const conversation = dropBareHint(rekeyed(inner.conversation, GEMINI, FORMAT), FORMAT);
+  const { conversation, locate } = readThrough(
+    readGemini(contents, options),
+    GEMINI,
+    FORMAT,
+    sources,
+  );
   const session = restOf(value, ['events']);
   addProviderData(conversation, FORMAT, {
     ...(session === undefined ? {} : { session }),
     ...(kept.length === 0 ? {} : { events: kept }),
   });
-  return { conversation, locate: relocateItems(inner.locate, sources) };
+  return { conversation, locate };
 }

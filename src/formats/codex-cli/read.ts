@@ -11,15 +11,14 @@
 import type { JsonValue } from '../../model/json.js';
 import type { ReadOptions, ReadResult } from '../format.js';
 import { isPlainObject } from '../kit/kept.js';
-import { relocateItems, type ItemSource } from '../kit/source-map.js';
+import type { ItemSource } from '../kit/source-map.js';
 import { readContext, type ReadContext } from '../kit/provenance.js';
 import { FORMAT as RESPONSES } from '../openai-responses/hints.js';
 import { readResponses, type ResponsesContext } from '../openai-responses/read.js';
-import { dropBareHint } from '../kit/envelope.js';
 import { notFormat } from '../shared.js';
 import { isResponseItemLine, isRolloutLine } from './detect.js';
 import { FORMAT } from './hints.js';
-import { rekeyed } from '../kit/rekey.js';
+import { readThrough } from '../kit/rekey.js';
 
 /** What a read of a rollout hands to its write (and to `show`): the lines, and which were read. */
 export interface CodexCliContext extends ReadContext {
@@ -105,11 +104,9 @@ export function readCodexCli(value: JsonValue, options?: ReadOptions): ReadResul
     responses: inner.context as ResponsesContext,
   };
   const innerRead = (inner.context as ResponsesContext).read;
-  const conversation = rekeyed(inner.conversation, RESPONSES, FORMAT, (original, copy) => {
+  // Item `k`'s pointer `/k/...` is `/<line of k>/payload/...` in the rollout (or inside a compaction).
+  const read = readThrough(inner, RESPONSES, FORMAT, sources, (original, copy) => {
     if (innerRead.has(original)) context.read.add(copy);
   });
-  dropBareHint(conversation, FORMAT);
-  // Item `k`'s pointer `/k/...` is `/<line of k>/payload/...` in the rollout (or inside a compaction).
-  const locate = relocateItems(inner.locate, sources);
-  return { conversation, context, locate };
+  return { ...read, context };
 }

@@ -7,8 +7,10 @@
  */
 import type { JsonObject, JsonValue } from '../../model/json.js';
 import type { Message, Part } from '../../model/types.js';
-import type { Conversation } from '../format.js';
+import type { Conversation, Locator, ReadResult } from '../format.js';
+import { dropBareHint } from './envelope.js';
 import { isPlainObject } from './kept.js';
+import { relocateItems, type ItemSource } from './source-map.js';
 
 /** `providerData` with the key `from` renamed `to`, in place of it (the other keys in their order). */
 function renamedData(data: JsonValue, from: string, to: string): JsonValue {
@@ -63,4 +65,22 @@ export function rekeyed(
   const copy = renamed(conversation, from, to);
   copy.messages = conversation.messages.map((m) => copyMessage(m, from, to, onCopy));
   return copy;
+}
+
+/**
+ * The read of a format `to` whose conversation is items it holds, gathered and read by format
+ * `from`'s bare-array reader (a Codex rollout's, or a run state's, Responses items; an ADK
+ * session's Gemini contents): `inner`'s conversation with its kept data under `to` and without
+ * the bare-array hint (`to` is never a bare array), and its locator taking item `k`'s pointer
+ * `/k/...` to where `sources[k]` says the item is. `onCopy` hears of each message and part copied.
+ */
+export function readThrough(
+  inner: ReadResult,
+  from: string,
+  to: string,
+  sources: readonly ItemSource[],
+  onCopy?: OnCopy,
+): { conversation: Conversation; locate: Locator } {
+  const conversation = dropBareHint(rekeyed(inner.conversation, from, to, onCopy), to);
+  return { conversation, locate: relocateItems(inner.locate, sources) };
 }

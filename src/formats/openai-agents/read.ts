@@ -10,10 +10,9 @@
  */
 import type { JsonObject, JsonValue } from '../../model/json.js';
 import type { ReadOptions, ReadResult } from '../format.js';
-import { dropBareHint } from '../kit/envelope.js';
 import { addProviderData, isPlainObject, restOf } from '../kit/kept.js';
-import { rekeyed } from '../kit/rekey.js';
-import { relocateItems, type ItemSource } from '../kit/source-map.js';
+import { readThrough } from '../kit/rekey.js';
+import type { ItemSource } from '../kit/source-map.js';
 import { FORMAT as RESPONSES } from '../openai-responses/hints.js';
 import { readResponses } from '../openai-responses/read.js';
 import { notFormat } from '../shared.js';
@@ -113,12 +112,11 @@ export function readOpenAIAgents(value: JsonValue, options?: ReadOptions): ReadR
     sources.map((s) => s.item),
     options,
   );
-  const conversation = dropBareHint(rekeyed(inner.conversation, RESPONSES, FORMAT), FORMAT);
+  const { conversation, locate } = readThrough(inner, RESPONSES, FORMAT, sources);
   const rest = restOf(state, [keys.input, keys.items]);
   addProviderData(conversation, FORMAT, {
     ...(rest === undefined ? {} : { state: rest }),
     ...(wrappers.length === 0 ? {} : { items: wrappers }),
   });
-  const locate = relocateItems(inner.locate, sources);
   return { conversation, locate };
 }
