@@ -81,6 +81,26 @@ export function restoreFields(
 }
 
 /**
+ * Kept data without the `wire` fields, for a writer that lays a body out with writeBody (the
+ * kept fields in the order read) rather than restoreFields: what only the v1 model sets never
+ * comes back from kept data. With `nulls`, a wire field the source held as `null` (which sets
+ * nothing) does come back, so a `"name": null` survives the round trip.
+ */
+export function withoutWire(
+  kept: JsonObject | undefined,
+  wire: readonly string[],
+  nulls = false,
+): JsonObject | undefined {
+  if (kept === undefined) return undefined;
+  const out: JsonObject = {};
+  for (const k of Object.keys(kept)) {
+    if (wire.includes(sourceKey(k)) && !(nulls && kept[k] === null)) continue;
+    setOwn(out, k, kept[k]!);
+  }
+  return out;
+}
+
+/**
  * Kept request data without the fields named `keys`, where this format sets a system prompt. A
  * reader turns such a field into a v1 system message, so one still in kept data was put there by
  * hand: written out, it would bring back a system prompt sanitize dropped, or add one no system

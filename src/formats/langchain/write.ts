@@ -10,7 +10,7 @@ import type { Message, Part } from '../../model/types.js';
 import { providerDataOf } from '../../model/provider-data.js';
 import type { Conversation, Loss, WriteResult } from '../format.js';
 import { writeBody, writesBare } from '../kit/envelope.js';
-import { isKeptPart, isPlainObject, keptField, keptNode, sourceKey } from '../kit/kept.js';
+import { isKeptPart, isPlainObject, keptField, keptNode, withoutWire } from '../kit/kept.js';
 import { guessMediaType, toDataUrl } from '../kit/media.js';
 import { contextOf, readHere } from '../kit/provenance.js';
 import {
@@ -75,24 +75,6 @@ function absentOf(kept: JsonObject | undefined): readonly string[] {
   return Array.isArray(v) ? v.filter((k): k is string => typeof k === 'string') : [];
 }
 
-/**
- * Kept fields a write may restore: no `wire` field, but with `nulls` a wire field the source held
- * as `null` (an invalid call's name, a message's name), which sets nothing, comes back.
- */
-function restorable(
-  kept: JsonObject | undefined,
-  wire: readonly string[],
-  nulls: boolean,
-): JsonObject | undefined {
-  if (kept === undefined) return undefined;
-  const out: JsonObject = {};
-  for (const k of Object.keys(kept)) {
-    if (wire.includes(sourceKey(k)) && !(nulls && kept[k] === null)) continue;
-    setOwn(out, k, kept[k]!);
-  }
-  return out;
-}
-
 /** How one object of the LangChain shape is written. */
 interface Shape {
   /** Its keys, in LangChain's order. */
@@ -114,7 +96,7 @@ interface Shape {
  * the source left out stays out while it holds the default); then the other kept fields.
  */
 function shaped(kept: JsonObject | undefined, shape: Shape): JsonObject {
-  const safe = restorable(kept, shape.wire, shape.nulls);
+  const safe = withoutWire(kept, shape.wire, shape.nulls);
   const body: Record<string, JsonValue | undefined> = {};
   for (const k of shape.keys) {
     const fallback = shape.defaults[k];
@@ -134,10 +116,10 @@ function mediaBlock(p: Part, kept: JsonObject | undefined): JsonValue {
   const shape = kept?.[HINTS.block];
   if (p.type === 'image' && shape === 'image_url') {
     const inner = isPlainObject(kept?.image_url) ? kept.image_url : undefined;
-    const image = writeBody(restorable(inner, BLOCK_WIRE, false), {
+    const image = writeBody(withoutWire(inner, BLOCK_WIRE), {
       url: url ?? toDataUrl(String(mime), data!),
     });
-    return writeBody(restorable(kept, BLOCK_WIRE, false), { type: 'image_url', image_url: image });
+    return writeBody(withoutWire(kept, BLOCK_WIRE), { type: 'image_url', image_url: image });
   }
   const type = p.type === 'image' ? 'image' : 'file';
   const v1 = shape === 'v1';
@@ -186,7 +168,7 @@ function contentBlock(
     return mediaBlock(p, kept);
   }
   if (kept?.[HINTS.string] === true) return p.text as string;
-  return writeBody(restorable(kept, BLOCK_WIRE, false), { type: 'text', text: p.text as string });
+  return writeBody(withoutWire(kept, BLOCK_WIRE), { type: 'text', text: p.text as string });
 }
 
 /**
@@ -277,7 +259,7 @@ function messageDict(
     nulls: true,
     absent: absentOf(kept),
   });
-  return writeBody(restorable(kept, MESSAGE_WIRE, false), { type, data });
+  return writeBody(withoutWire(kept, MESSAGE_WIRE), { type, data });
 }
 
 /** The kept `data` of a message's kept data. */
