@@ -23,6 +23,7 @@ import schema from './schema.js';
 import systemMessage from './system-message.js';
 import truncatedArguments from './truncated-arguments.js';
 import unknownPartType from './unknown-part-type.js';
+import unknownRole from './unknown-role.js';
 import unsafeUrl from './unsafe-url.js';
 import unversioned from './unversioned.js';
 import anthropicEmptyText from './anthropic/empty-text.js';
@@ -66,6 +67,7 @@ export const RULES: readonly Rule[] = [
   parseError,
   schema,
   unknownPartType,
+  unknownRole,
   danglingToolCall,
   orphanToolResult,
   resultBeforeCall,
