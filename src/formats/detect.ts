@@ -4,6 +4,7 @@
 import { SourceError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
 import { toPointer } from '../model/pointer.js';
+import { isObject } from '../model/types.js';
 import type { ConversationFormat } from './format.js';
 import { FORMATS, formatByName } from './index.js';
 import { nativeProblem } from './histlint/index.js';
@@ -21,7 +22,61 @@ export function detectFormat(value: JsonValue, from = 'auto'): ConversationForma
   // Name what is missing for the native shape (the most common case); a value with no history
   // list at all gets what every format looks for.
   const problem = nativeProblem(value) ?? 'unrecognized shape';
-  throw new SourceError(`not a conversation: ${problem === NO_MESSAGES ? NO_HISTORY : problem}`);
+  const readers = nearMisses(value);
+  const hint =
+    readers.length === 0
+      ? ''
+      : `; no format claims it whole, but ${readers.join(', ')} ${readers.length === 1 ? 'reads' : 'read'} it: --from ${readers[0]} lints it as that format`;
+  throw new SourceError(
+    `not a conversation: ${problem === NO_MESSAGES ? NO_HISTORY : problem}${hint}`,
+  );
+}
+
+/**
+ * The formats whose reader takes `value` although none claims it: a provider's request with a
+ * field out of place (a role the format does not have) is refused by its detector, which must not
+ * claim another format's files, yet read as that format it is linted for what is wrong. Only for
+ * an unversioned value with a history list (a histlint file's problem is its own), and only on
+ * this path, where no format claimed the value. Of the readers that take it, those that understood
+ * the most of it (the most parts of v1's own types), in detection order.
+ */
+function nearMisses(value: JsonValue): string[] {
+  if (!hasHistoryList(value)) return [];
+  const scored: { name: string; known: number }[] = [];
+  for (const f of FORMATS) {
+    if (f.document !== 'value' || f.name === 'histlint') continue;
+    try {
+      const { conversation } = f.read(value, { untracked: true });
+      // How much of it the reader understood: parts of v1's own types (a kept part's type has a colon).
+      const known = conversation.messages.reduce(
+        (n, m) => n + m.parts.filter((p) => !p.type.includes(':')).length,
+        0,
+      );
+      if (known > 0) scored.push({ name: f.name, known });
+    } catch {
+      // Not this format's: its reader refuses it.
+    }
+  }
+  const best = Math.max(0, ...scored.map((s) => s.known));
+  return scored.filter((s) => s.known === best).map((s) => s.name);
+}
+
+/**
+ * True for a list whose first entry looks like a message or item (a string `role` or `type`):
+ * bare, or under a history key of an unversioned object. A list of other records (a data file
+ * a folder walk met) is no near miss, and is not read again by every format.
+ */
+function hasHistoryList(value: JsonValue): boolean {
+  const looksLikeMessage = (list: JsonValue[]): boolean => {
+    const first = list[0];
+    return isObject(first) && (typeof first.role === 'string' || typeof first.type === 'string');
+  };
+  if (Array.isArray(value)) return looksLikeMessage(value);
+  if (!isObject(value) || Object.hasOwn(value, 'version')) return false;
+  return [...HISTORY_KEYS].some((k) => {
+    const list = value[k];
+    return Array.isArray(list) && looksLikeMessage(list);
+  });
 }
 
 const NO_MESSAGES = 'no "messages" array';
