@@ -13,7 +13,8 @@ import { lintConversation, normalizeHistory, type Conversation } from '../../src
 import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { CORPUS, describeShared } from '../helpers/shared.js';
-import { describeCorpusClaims } from '../helpers/formats.js';
+import { describeCorpusClaims, describeFixtureCases } from '../helpers/formats.js';
+import { detectFormat } from '../../src/formats/detect.js';
 
 const ROLLOUTS = path.join(CORPUS, 'codex-rollout');
 
@@ -187,6 +188,118 @@ describe('codex-cli repair', () => {
     expect(() => codexCliFormat.write(read.conversation)).toThrow(SourceError);
   });
 });
+
+/** The older rollout of fixtures/formats/codex-cli/legacy: its call interrupted, then a prompt. */
+function legacy(): JsonValue[] {
+  const file = path.join(ROOT, 'fixtures', 'formats', 'codex-cli', 'legacy', 'source.json');
+  return parseJson(readFileSync(file, 'utf8')) as JsonValue[];
+}
+
+describe('codex-cli older rollouts ({id, timestamp, instructions} first, then bare items)', () => {
+  const user = (text: string): JsonObject => ({
+    type: 'message',
+    role: 'user',
+    content: [{ type: 'input_text', text }],
+  });
+
+  it('is detected by its meta line alone, and as a whole', () => {
+    const lines = legacy();
+    expect(codexCliFormat.detect([lines[0]!])).toBe(true);
+    expect(codexCliFormat.detect(lines)).toBe(true);
+    expect(detectFormat(lines).name).toBe('codex-cli');
+  });
+
+  it('claims no bare array of Responses items, nor a meta line of another shape', () => {
+    const items = legacy().slice(1);
+    const bare = items.filter((l) => !Object.hasOwn(l as JsonObject, 'record_type'));
+    expect(codexCliFormat.detect(bare)).toBe(false);
+    expect(detectFormat(bare).name).toBe('openai-responses');
+    const meta = legacy()[0] as JsonObject;
+    // Not a session id, a key Codex never wrote there, a rollout envelope line after the meta.
+    expect(codexCliFormat.detect([{ ...meta, id: 'msg_1' }, ...bare])).toBe(false);
+    expect(codexCliFormat.detect([{ ...meta, role: 'user' }, ...bare])).toBe(false);
+    const envelope = { timestamp: meta.timestamp!, type: 'response_item', payload: user('hi') };
+    expect(codexCliFormat.detect([meta, envelope])).toBe(false);
+  });
+
+  it('reads the item lines, located at the line itself; the meta and state lines are skipped', () => {
+    const lines = legacy();
+    const read = codexCliFormat.read(lines);
+    const context = read.context as CodexCliContext;
+    expect(context.skippedEvents).toEqual([0, 4]);
+    expect(context.itemLines).toEqual([1, 2, 3, 5]);
+    expect(read.locate(0, 0)).toBe('/1/content/0');
+    const call = read.conversation.messages[1]!.parts.findIndex((p) => p.type === 'tool-call');
+    expect(read.locate(1, call)).toBe('/3');
+    expect(codexCliFormat.target).toBe('openai-responses');
+  });
+
+  it('reports the interrupted call at its line', async () => {
+    const lines = legacy();
+    const findings = lintConversation(stringifyJson(lines, 0), { target: 'openai-responses' });
+    const dangling = findings.find((f) => f.ruleId === 'dangling-tool-call')!;
+    expect(dangling.pointer).toBe('/3');
+    const dir = mkdtempSync(path.join(tmpdir(), 'histlint-codex-legacy-'));
+    try {
+      const text = lines.map((l) => stringifyJson(l, 0) + '\n').join('');
+      writeFileSync(path.join(dir, 'rollout.jsonl'), text);
+      const r = await runCli(
+        ['lint', '-f', 'json', '--target', 'openai-responses', 'rollout.jsonl'],
+        {
+          cwd: dir,
+        },
+      );
+      const file = (parseJson(r.stdout) as JsonObject).files as JsonObject[];
+      const found = (file[0]!.findings as JsonObject[]).find(
+        (f) => f.ruleId === 'dangling-tool-call',
+      )!;
+      expect(found.line).toBe(4);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('repairs in place: a bare output line right after the call, every other line kept', () => {
+    const lines = legacy();
+    const out = repair(lines);
+    expect(out.length).toBe(lines.length + 1);
+    out.slice(0, 4).forEach((e, i) => expect(e).toBe(lines[i]));
+    out.slice(5).forEach((e, i) => expect(e).toBe(lines[i + 4]));
+    const added = out[4] as JsonObject;
+    // No rollout envelope and no timestamp: an older rollout's item lines have neither.
+    expect(Object.keys(added).sort()).toEqual(['call_id', 'output', 'type']);
+    expect(added.type).toBe('function_call_output');
+    expect(added.call_id).toBe('call_legacy01');
+    expect(codexCliFormat.detect(out)).toBe(true);
+    expect(lintConversation(stringifyJson(out, 0), { target: 'openai-responses' })).toEqual([]);
+  });
+
+  it('repairs a repaired rollout no further', () => {
+    const out = repair(legacy());
+    const again = repair(out);
+    expect(again.length).toBe(out.length);
+    again.forEach((e, i) => expect(e).toBe(out[i]));
+  });
+
+  it('reads the earliest form: no instructions key, state lines with a previous response id', () => {
+    const lines: JsonValue[] = [
+      { id: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', timestamp: '2025-05-07T17:24:21.000Z' },
+      user('list the files'),
+      { type: 'function_call', name: 'shell', arguments: '{"command":["ls"]}', call_id: 'call_e1' },
+      { type: 'function_call_output', call_id: 'call_e1', output: 'README.md' },
+      { record_type: 'state', previous_response_id: 'resp_e1' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'One file.' }] },
+    ];
+    expect(codexCliFormat.detect([lines[0]!])).toBe(true);
+    expect(detectFormat(lines).name).toBe('codex-cli');
+    const read = codexCliFormat.read(lines);
+    expect((read.context as CodexCliContext).skippedEvents).toEqual([0, 4]);
+    expect(lintConversation(stringifyJson(lines, 0)).map((f) => f.ruleId)).toEqual([]);
+    repair(lines).forEach((e, i) => expect(e).toBe(lines[i]));
+  });
+});
+
+describeFixtureCases(codexCliFormat);
 
 describeShared('codex-cli corpus', 'corpus/codex-rollout', () => {
   const files = readdirSync(ROLLOUTS).sort();

@@ -1,8 +1,8 @@
 /**
  * OpenAI Codex CLI rollouts (`~/.codex/sessions/.../rollout-*.jsonl`): the lines of a rollout JSONL
  * file as one array (the caller joins them). The conversation is the Responses items of its
- * `response_item` lines; see docs/formats/codex-cli.md for which lines count and how a repair is
- * written back into the file.
+ * `response_item` lines, or of an older rollout's item lines; see docs/formats/codex-cli.md for
+ * which lines count and how a repair is written back into the file.
  */
 import type { ConversationFormat } from '../format.js';
 import { detectCodexCli } from './detect.js';
@@ -16,7 +16,7 @@ export type { CodexCliContext } from './read.js';
 export const codexCliFormat: ConversationFormat = {
   name: FORMAT,
   description:
-    'OpenAI Codex CLI rollouts: the {timestamp, type, payload} lines of a rollout JSONL file, written back only to that file',
+    "OpenAI Codex CLI rollouts: the {timestamp, type, payload} lines of a rollout JSONL file (or an older rollout's bare item lines), written back only to that file",
   // A session format: written only back into the rollout it was read from (SPEC §5.1).
   readOnly: false,
   session: true,

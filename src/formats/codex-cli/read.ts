@@ -1,12 +1,14 @@
 /**
  * Reads an OpenAI Codex CLI rollout (the lines of a rollout JSONL file as one array, the caller
- * joining them) into v1. The conversation is the `payload` of the `response_item` lines, in file
- * order: Responses items, read as the `openai-responses` adapter reads a bare array of items (see
- * ../openai-responses/read.ts), and located at their rollout line (`/N/payload/...`). The other
- * lines are not the conversation (see docs/formats/codex-cli.md): `session_meta` and `turn_context`
- * are settings, `event_msg` lines repeat for display what the response items hold (the user's
- * prompt, the agent's message, its reasoning summary) or count tokens. The read's context keeps
- * every line, for a write back to the same file.
+ * joining them) into v1. The conversation is the Responses items its lines hold, in file order:
+ * the `payload` of the `response_item` lines of a current rollout, located at their line
+ * (`/N/payload/...`); the item lines of an older rollout, which are the items themselves
+ * (`/N/...`). They are read as the `openai-responses` adapter reads a bare array of items (see
+ * ../openai-responses/read.ts). The other lines are not the conversation (see
+ * docs/formats/codex-cli.md): `session_meta` and `turn_context` are settings, `event_msg` lines
+ * repeat for display what the response items hold (the user's prompt, the agent's message, its
+ * reasoning summary) or count tokens; an older rollout's meta and state lines are settings too.
+ * The read's context keeps every line, for a write back to the same file.
  */
 import type { JsonValue } from '../../model/json.js';
 import type { ReadOptions, ReadResult } from '../format.js';
@@ -16,8 +18,9 @@ import { readContext, type ReadContext } from '../kit/provenance.js';
 import { FORMAT as RESPONSES } from '../openai-responses/hints.js';
 import { readResponses, type ResponsesContext } from '../openai-responses/read.js';
 import { notFormat } from '../shared.js';
-import { isResponseItemLine, isRolloutLine } from './detect.js';
+import { isRolloutLine } from './detect.js';
 import { FORMAT } from './hints.js';
+import { formOfLines, type RolloutForm } from './lines.js';
 import { readThrough } from '../kit/rekey.js';
 
 /** What a read of a rollout hands to its write (and to `show`): the lines, and which were read. */
@@ -32,6 +35,8 @@ export interface CodexCliContext extends ReadContext {
   nested: boolean[];
   /** Lines that are not the conversation (session meta, turn contexts, UI events, compactions). */
   skippedEvents: number[];
+  /** The older form: `{id, timestamp, instructions}` first, then bare item lines and state lines. */
+  legacy: boolean;
   /** The read context of the items as a bare Responses array, for the Responses writer. */
   responses: ResponsesContext;
 }
@@ -50,15 +55,19 @@ function isUserMessage(item: JsonValue): boolean {
 
 /**
  * The response items of the conversation, in order, as Codex rebuilds the history when it resumes
- * a rollout: each `response_item` line's payload; a `compacted` line replaces what came before it
- * with its `replacement_history`, or, without one, with the user messages so far and its summary
- * `message` as a user message after them. The other lines are skipped.
+ * a rollout: the item each item line holds (in `form`); a `compacted` line replaces what came
+ * before it with its `replacement_history`, or, without one, with the user messages so far and
+ * its summary `message` as a user message after them. The other lines are skipped.
  */
-function itemsOf(value: readonly JsonValue[]): { sources: ItemAt[]; skippedEvents: number[] } {
+function itemsOf(
+  value: readonly JsonValue[],
+  form: RolloutForm,
+): { sources: ItemAt[]; skippedEvents: number[] } {
   let sources: ItemAt[] = [];
   value.forEach((e, i) => {
-    if (isResponseItemLine(e)) {
-      sources.push({ item: e.payload, at: [i, 'payload'], line: i, nested: false });
+    const own = form.itemOf(e, i);
+    if (own !== undefined) {
+      sources.push({ item: own.item, at: [i, ...own.at], line: i, nested: false });
       return;
     }
     if (!isRolloutLine(e) || e.type !== 'compacted') return;
@@ -87,10 +96,14 @@ function itemsOf(value: readonly JsonValue[]): { sources: ItemAt[]; skippedEvent
 /** Reads a rollout's lines into one v1 conversation. */
 export function readCodexCli(value: JsonValue, options?: ReadOptions): ReadResult {
   if (!Array.isArray(value)) notFormat(FORMAT, 'not an array of rollout lines');
-  if (!value.some(isRolloutLine)) {
-    notFormat(FORMAT, 'no rollout lines (objects with "timestamp", "type" and "payload")');
+  const form = formOfLines(value);
+  if (!form.legacy && !value.some(isRolloutLine)) {
+    notFormat(
+      FORMAT,
+      'no rollout lines (objects with "timestamp", "type" and "payload"), nor an older rollout\'s first line ({"id", "timestamp", "instructions"})',
+    );
   }
-  const { sources, skippedEvents } = itemsOf(value);
+  const { sources, skippedEvents } = itemsOf(value, form);
   const items = sources.map((s) => s.item);
   const itemLines = sources.map((s) => s.line);
   const inner = readResponses(items, options);
@@ -101,10 +114,12 @@ export function readCodexCli(value: JsonValue, options?: ReadOptions): ReadResul
     itemLines,
     nested: sources.map((s) => s.nested),
     skippedEvents,
+    legacy: form.legacy,
     responses: inner.context as ResponsesContext,
   };
   const innerRead = (inner.context as ResponsesContext).read;
-  // Item `k`'s pointer `/k/...` is `/<line of k>/payload/...` in the rollout (or inside a compaction).
+  // Item `k`'s pointer `/k/...` is `/<line of k>/payload/...` in the rollout (`/<line of k>/...`
+  // in an older one, or inside a compaction).
   const read = readThrough(inner, RESPONSES, FORMAT, sources, (original, copy) => {
     if (innerRead.has(original)) context.read.add(copy);
   });

@@ -3,11 +3,13 @@
  * The response items are written by the `openai-responses` adapter, as the bare array they were
  * read from; each item equal to the one read keeps its line, the very object read (the CLI writes
  * it back as its original bytes). An item a repair added (a synthesized `function_call_output` or
- * `custom_tool_call_output`) is a new `response_item` line right after the line of the item written
- * before it (the call, or the last call of its run, as Codex writes outputs after their calls),
- * with the timestamp of its call's line; an item a repair dropped loses its line; an item changed
- * in place is its line with the new payload (the line's other fields, in their order, as read).
- * Every other line (session meta, turn contexts, UI events) stays where it was, as it was.
+ * `custom_tool_call_output`) is a new item line right after the line of the item written before
+ * it (the call, or the last call of its run, as Codex writes outputs after their calls): in a
+ * current rollout a `response_item` line with the timestamp of its call's line, in an older one
+ * the bare item (see ./lines.ts); an item a repair dropped loses its line; an item changed in
+ * place is its line with the new item (a current line's other fields, in their order, as read).
+ * Every other line (session meta, turn contexts, UI events, state lines) stays where it was, as
+ * it was.
  */
 import { SourceError } from '../../model/errors.js';
 import { jsonEqual, type JsonObject, type JsonValue } from '../../model/json.js';
@@ -18,6 +20,7 @@ import { FORMAT as RESPONSES } from '../openai-responses/hints.js';
 import { writeResponses } from '../openai-responses/write.js';
 import type { ResponsesContext } from '../openai-responses/read.js';
 import { FORMAT } from './hints.js';
+import { formNamed } from './lines.js';
 import type { CodexCliContext } from './read.js';
 import { rekeyed } from '../kit/rekey.js';
 
@@ -84,22 +87,22 @@ function placeItems(
   return out;
 }
 
-/** The timestamp of the line of the call an output answers, else `fallback`. */
-function callTimestamp(
-  events: readonly JsonValue[],
-  lines: readonly number[],
-  item: JsonValue,
-  fallback: JsonValue,
-): JsonValue {
+/** The timestamp of the line of the call an output answers (of the items read), else `fallback`. */
+function callTimestamp(ctx: CodexCliContext, item: JsonValue, fallback: JsonValue): JsonValue {
   const callId = isPlainObject(item) ? item.call_id : undefined;
   if (typeof callId !== 'string') return fallback;
-  for (const i of lines) {
-    const e = events[i] as JsonObject;
-    const p = e.payload as JsonObject;
-    if (p.call_id === callId && typeof p.type === 'string' && !p.type.endsWith('_output'))
-      return e.timestamp!;
+  for (const [k, p] of ctx.items.entries()) {
+    if (!isPlainObject(p) || p.call_id !== callId) continue;
+    if (typeof p.type !== 'string' || p.type.endsWith('_output')) continue;
+    const e = ctx.events[ctx.itemLines[k]!];
+    if (isPlainObject(e) && e.timestamp !== undefined) return e.timestamp;
   }
   return fallback;
+}
+
+/** The timestamp of a line, if it has one. */
+function stampOf(e: JsonValue | undefined): JsonValue | undefined {
+  return isPlainObject(e) && typeof e.timestamp === 'string' ? e.timestamp : undefined;
 }
 
 /** Writes a conversation read from a rollout back as that rollout's lines. */
@@ -115,6 +118,7 @@ export function writeCodexCli(conversation: Conversation, context?: unknown): Wr
   const items = written.value as JsonValue[];
   const events = ctx.events;
   const lines = ctx.itemLines;
+  const form = formNamed(ctx.legacy === true);
   const placed = placeItems(ctx.items, lines, ctx.nested, items);
 
   // The lines kept or changed, and the new lines after each line (or before the first one).
@@ -126,18 +130,15 @@ export function writeCodexCli(conversation: Conversation, context?: unknown): Wr
     const item = items[k]!;
     if (p.line !== undefined) {
       const e = events[p.line] as JsonObject;
-      if (!kept.has(p.line)) kept.set(p.line, p.changed ? { ...e, payload: item } : e);
+      if (!kept.has(p.line)) kept.set(p.line, p.changed ? form.changed(e, item) : e);
       anchor = p.line;
       return;
     }
-    const near = anchor === undefined ? undefined : (events[anchor] as JsonObject).timestamp;
-    const first = events.find((e) => isPlainObject(e) && typeof e.timestamp === 'string');
-    const fallback = near ?? (isPlainObject(first) ? first.timestamp! : '');
-    const line: JsonObject = {
-      timestamp: callTimestamp(events, lines, item, fallback),
-      type: 'response_item',
-      payload: item,
-    };
+    const near = anchor;
+    const line = form.added(item, () => {
+      const fallback = near === undefined ? undefined : stampOf(events[near]);
+      return callTimestamp(ctx, item, fallback ?? events.map(stampOf).find(Boolean) ?? '');
+    });
     if (anchor === undefined) head.push(line);
     else {
       const list = after.get(anchor);
