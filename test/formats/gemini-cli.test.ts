@@ -2,8 +2,10 @@
  * The gemini-cli adapter (a session format): an interrupted call repaired in place in both forms
  * (the JSON file and the JSONL lines): its result recorded on the call as a cancelled one, every
  * other message the value read; the repaired recording passes the gemini target and repairs no
- * further; the corpus recordings read, lint and write back unchanged; detection claims nothing of
- * the other corpus folders. The contract cases run in contract.test.ts.
+ * further; content parts (a pasted image, a file reference, a function response) read as the
+ * gemini format reads them, located in the recording, and seen by lint and sanitize; the corpus
+ * recordings read, lint and write back unchanged; detection claims nothing of the other corpus
+ * folders. The contract cases run in contract.test.ts.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +16,14 @@ import { geminiCliFormat } from '../../src/formats/gemini-cli/index.js';
 import { withMessages } from '../../src/formats/histlint/index.js';
 import { lintConversation } from '../../src/lint/api.js';
 import { SourceError } from '../../src/model/errors.js';
-import { jsonEqual, parseJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
+import {
+  jsonEqual,
+  parseJson,
+  stringifyJson,
+  type JsonObject,
+  type JsonValue,
+} from '../../src/model/json.js';
+import { providerDataOf } from '../../src/model/provider-data.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { corpusDocuments, describeCorpusClaims } from '../helpers/formats.js';
 import { CORPUS, describeShared } from '../helpers/shared.js';
@@ -43,6 +52,9 @@ function repair(value: JsonValue): { value: JsonValue; changed: boolean } {
   expect(written.losses).toEqual([]);
   return { value: written.value, changed: fixed.changed };
 }
+
+/** A value as plain JSON (no number wrappers), for `toEqual`. */
+const plainJson = (v: unknown): unknown => JSON.parse(stringifyJson(v as JsonValue));
 
 const errors = (value: JsonValue): string[] =>
   lintConversation(JSON.stringify(value), { from: 'gemini-cli' })
@@ -187,6 +199,197 @@ describe('gemini-cli replay of the JSONL form', () => {
     expect(() =>
       geminiCliFormat.write(withMessages(read.conversation, fixed.messages), read.context),
     ).toThrow(/recorded in a \$set line/);
+  });
+});
+
+describe('gemini-cli content parts, read as the gemini format reads them', () => {
+  // A 1×1 PNG.
+  const PNG =
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+  const header = {
+    sessionId: 's2',
+    projectHash: 'p2',
+    startTime: '2026-12-01T09:00:00.000Z',
+    lastUpdated: '2026-12-01T09:01:00.000Z',
+  };
+  const pasted = (): JsonObject => ({
+    id: 'u1',
+    timestamp: '2026-12-01T09:00:01.000Z',
+    type: 'user',
+    content: [
+      { text: 'What are these?' },
+      { inlineData: { mimeType: 'image/png', data: PNG } },
+      { fileData: { mimeType: 'text/plain', fileUri: 'file:///etc/passwd' } },
+    ],
+  });
+  const answer = (): JsonObject => ({
+    id: 'g1',
+    timestamp: '2026-12-01T09:00:04.000Z',
+    type: 'gemini',
+    content: 'A dot and a password file.',
+    model: 'gemini-2.5-pro',
+  });
+  const recording = (): JsonObject => ({ ...header, messages: [pasted(), answer()] });
+  const findings = (value: JsonValue, ruleId: string) =>
+    lintConversation(JSON.stringify(value), { from: 'gemini-cli' }).filter(
+      (f) => f.ruleId === ruleId,
+    );
+
+  it('reads an inline image and a file reference as media, kept under gemini-cli, located at the part', () => {
+    const value = recording();
+    const read = geminiCliFormat.read(value);
+    const user = read.conversation.messages[0]!;
+    expect(user.role).toBe('user');
+    expect(plainJson(user.parts)).toEqual([
+      { type: 'text', text: 'What are these?' },
+      { type: 'image', data: PNG, mediaType: 'image/png' },
+      { type: 'document', url: 'file:///etc/passwd', mediaType: 'text/plain' },
+    ]);
+    // The kept data is the recording's own: nothing under the gemini format's key.
+    expect(JSON.stringify(read.conversation)).not.toContain('"gemini":');
+    expect(read.locate(0, 0, ['text'])).toBe('/messages/0/content/0/text');
+    expect(read.locate(0, 1)).toBe('/messages/0/content/1');
+    expect(read.locate(0, 1, ['data'])).toBe('/messages/0/content/1/inlineData/data');
+    expect(read.locate(0, 2, ['url'])).toBe('/messages/0/content/2/fileData/fileUri');
+    expect(read.locate(0, 2, ['mediaType'])).toBe('/messages/0/content/2/fileData/mimeType');
+  });
+
+  it('keeps what v1 has no place for under gemini-cli: fields beside a part, a part of no v1 type', () => {
+    const value = recording();
+    const messages = value.messages as JsonObject[];
+    messages[0]!.content = [
+      {
+        fileData: { mimeType: 'video/mp4', fileUri: 'https://example.com/v.mp4' },
+        videoMetadata: { fps: 2 },
+      },
+    ];
+    messages[1]!.content = [
+      { executableCode: { language: 'PYTHON', code: 'print(1)' } },
+      { text: 'Done.' },
+    ];
+    const read = geminiCliFormat.read(value);
+    const [video] = read.conversation.messages[0]!.parts;
+    expect(video!.type).toBe('document');
+    expect(providerDataOf(video!, 'gemini-cli')).toEqual({ videoMetadata: { fps: 2 } });
+    const [code, text] = read.conversation.messages[1]!.parts;
+    expect(code!.type).toBe('gemini-cli:executableCode');
+    expect(providerDataOf(code!, 'gemini-cli')).toEqual({
+      part: { executableCode: { language: 'PYTHON', code: 'print(1)' } },
+    });
+    expect(read.locate(1, 0)).toBe('/messages/1/content/0');
+    expect(text).toEqual({ type: 'text', text: 'Done.' });
+    expect(JSON.stringify(read.conversation)).not.toContain('"gemini":');
+  });
+
+  it('lint reports the file: URL at its content part, and checks the pasted image', () => {
+    const value = recording();
+    expect(findings(value, 'unsafe-url').map((f) => f.pointer)).toEqual([
+      '/messages/0/content/2/fileData/fileUri',
+    ]);
+    expect(findings(value, 'inline-media-mismatch')).toEqual([]);
+    // A pasted image whose bytes are not the type it declares is reported at its data.
+    const content = (value.messages as JsonObject[])[0]!.content as JsonObject[];
+    content[1] = { inlineData: { mimeType: 'image/jpeg', data: PNG } };
+    expect(findings(value, 'inline-media-mismatch').map((f) => f.pointer)).toEqual([
+      '/messages/0/content/1/inlineData/data',
+    ]);
+  });
+
+  it('normalize writes the recording back unchanged, twice', () => {
+    const value = recording();
+    const once = repair(value);
+    expect(once.changed).toBe(false);
+    expect(jsonEqual(once.value, value)).toBe(true);
+    ((once.value as JsonObject).messages as JsonValue[]).forEach((m, i) =>
+      expect(m).toBe((value.messages as JsonValue[])[i]),
+    );
+    const twice = repair(once.value);
+    expect(twice.changed).toBe(false);
+    expect(jsonEqual(twice.value, value)).toBe(true);
+  });
+
+  it('sanitize drops the file reference, so the write is refused and the file left as it was', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'histlint-gemini-cli-'));
+    try {
+      const text = JSON.stringify(recording(), null, 2) + '\n';
+      writeFileSync(path.join(dir, 'session.json'), text);
+      const r = await runCli(['sanitize', '--write', 'session.json'], { cwd: dir });
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(
+        /cannot write this change back into a gemini-cli recording: message 0 changed/,
+      );
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(readFileSync(path.join(dir, 'session.json'), 'utf8')).toBe(text);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the JSONL form: the parts of a line and of a $set line are located there', () => {
+    const lines: JsonValue[] = [{ ...header, kind: 'main' }, pasted(), answer()];
+    const read = geminiCliFormat.read(lines);
+    expect(read.conversation.messages[0]!.parts.map((p) => p.type)).toEqual([
+      'text',
+      'image',
+      'document',
+    ]);
+    expect(read.locate(0, 1, ['data'])).toBe('/1/content/1/inlineData/data');
+    expect(findings(lines, 'unsafe-url').map((f) => f.pointer)).toEqual([
+      '/1/content/2/fileData/fileUri',
+    ]);
+    const { value: out, changed } = repair(lines);
+    expect(changed).toBe(false);
+    (out as JsonValue[]).forEach((l, i) => expect(l).toBe(lines[i]));
+
+    const set: JsonValue[] = [{ ...header, kind: 'main' }, { $set: { messages: [pasted()] } }];
+    expect(findings(set, 'unsafe-url').map((f) => f.pointer)).toEqual([
+      '/1/$set/messages/0/content/2/fileData/fileUri',
+    ]);
+  });
+
+  it('a functionResponse recorded in user content answers the call, as a tool turn', () => {
+    const value: JsonObject = {
+      ...header,
+      messages: [
+        { id: 'u1', timestamp: 't', type: 'user', content: 'Read a.txt' },
+        {
+          id: 'g1',
+          timestamp: 't',
+          type: 'gemini',
+          content: '',
+          toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'a.txt' }, status: 'success' }],
+        },
+        {
+          id: 'u2',
+          timestamp: 't',
+          type: 'user',
+          content: [
+            { functionResponse: { id: 'c1', name: 'read_file', response: { output: 'hello' } } },
+          ],
+        },
+        { id: 'g2', timestamp: 't', type: 'gemini', content: 'It says hello.' },
+      ],
+    };
+    const read = geminiCliFormat.read(value);
+    expect(read.conversation.messages.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+    expect(plainJson(read.conversation.messages[2]!.parts)).toEqual([
+      {
+        type: 'tool-result',
+        callId: 'c1',
+        name: 'read_file',
+        content: [{ type: 'text', text: 'hello' }],
+      },
+    ]);
+    expect(read.locate(2, 0, ['content', 0])).toBe(
+      '/messages/2/content/0/functionResponse/response',
+    );
+    expect(errors(value)).toEqual([]);
+    expect(repair(value).changed).toBe(false);
   });
 });
 

@@ -9,7 +9,10 @@
 import type { JsonObject, JsonValue } from '../../model/json.js';
 import type { Message, Part } from '../../model/types.js';
 import type { ReadOptions, ReadResult } from '../format.js';
+import { FORMAT as GEMINI } from '../gemini/hints.js';
+import { contentRole, readGeminiParts } from '../gemini/read.js';
 import { isPlainObject, keepProviderData, keptPart, restOf } from '../kit/kept.js';
+import { rekeyedPart } from '../kit/rekey.js';
 import { joinPointer, readBase, sourceMap, type SourceMap } from '../kit/source-map.js';
 import { makeConversation, notFormat, objectToArguments } from '../shared.js';
 import { detectGeminiCli, isHeader, isRecordedMessage } from './detect.js';
@@ -22,31 +25,26 @@ export interface GeminiCliContext {
   skippedEvents: number[];
 }
 
-/** A content (a string, or a list of Gemini parts) as v1 parts, recorded under message `i`. */
+/**
+ * A content (a string, or a list of Gemini parts) as the parts of v1 message `i`, recorded at `at`:
+ * a string one text part, a list read as the `gemini` format reads a content's parts, its kept
+ * data under this format's key.
+ */
 function readContent(
   content: JsonValue | undefined,
   map: SourceMap,
   i: number,
-  parts: Part[],
   at: string,
-): void {
+): Part[] {
   if (typeof content === 'string') {
-    if (content === '') return;
-    map.part(i, parts.length, at);
-    parts.push({ type: 'text', text: content });
-    return;
+    if (content === '') return [];
+    map.part(i, 0, at);
+    return [{ type: 'text', text: content }];
   }
-  if (!Array.isArray(content)) return;
-  content.forEach((p, k) => {
-    const where = joinPointer(at, k);
-    if (isPlainObject(p) && typeof p.text === 'string' && Object.keys(p).length === 1) {
-      map.part(i, parts.length, where, { text: 'text' });
-      parts.push({ type: 'text', text: p.text });
-    } else {
-      map.part(i, parts.length, where);
-      parts.push(keptPart(FORMAT, p, 'part'));
-    }
-  });
+  if (!Array.isArray(content)) return [];
+  return readGeminiParts(content, map, i, (k) => joinPointer(at, k)).map((p) =>
+    rekeyedPart(p, GEMINI, FORMAT),
+  );
 }
 
 /** The text and failure of a recorded result (`[{functionResponse: {response}}]`). */
@@ -130,9 +128,11 @@ export function readGeminiCli(value: JsonValue, options?: ReadOptions): ReadResu
     const pointer = joinPointer(base, at, ...path);
     const i = messages.length;
     map.message(i, pointer);
-    const parts: Part[] = [];
-    readContent(g.content, map, i, parts, joinPointer(pointer, 'content'));
-    const calls = g.type === 'gemini' && Array.isArray(g.toolCalls) ? g.toolCalls : [];
+    const model = g.type === 'gemini';
+    const parts = readContent(g.content, map, i, joinPointer(pointer, 'content'));
+    // Before the calls: a user content holding function responses answers calls, a tool turn.
+    const role = contentRole(model, parts);
+    const calls = model && Array.isArray(g.toolCalls) ? g.toolCalls : [];
     calls.forEach((tc, k) => {
       if (!isPlainObject(tc) || typeof tc.id !== 'string' || typeof tc.name !== 'string') {
         map.part(i, parts.length, joinPointer(pointer, 'toolCalls', k));
@@ -153,12 +153,8 @@ export function readGeminiCli(value: JsonValue, options?: ReadOptions): ReadResu
       });
       parts.push(part);
     });
-    const message: Message = { role: g.type === 'gemini' ? 'assistant' : 'user', parts };
-    keepProviderData(
-      message,
-      FORMAT,
-      restOf(g, g.type === 'gemini' ? ['content', 'toolCalls'] : ['content']),
-    );
+    const message: Message = { role, parts };
+    keepProviderData(message, FORMAT, restOf(g, model ? ['content', 'toolCalls'] : ['content']));
     messages.push(message);
     sources.push({ entry: at, record: g, kind: 'message', nested: path.length > 0 });
 

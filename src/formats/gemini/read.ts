@@ -245,6 +245,40 @@ function readFunctionResponseMedia(item: JsonObject): Part | undefined {
 }
 
 /**
+ * The parts list of a Gemini content as the parts of v1 message `i`, the one mapping of Gemini
+ * parts: a text a text part (a `thought` one reasoning, with its signature), an inline or file blob
+ * an image or document, a function call a tool call, a function response a tool result (media in
+ * its `parts` its content), anything else kept whole, typed `gemini:<field>`. Records in `map`
+ * where each came from (part `j` at `partPointer(j)`, its fields and a result's content below),
+ * so message `i` must be recorded there first. Kept data is under `gemini`: a format whose
+ * records hold Gemini parts rekeys it to its own (see ../kit/rekey.ts).
+ */
+export function readGeminiParts(
+  raw: readonly JsonValue[],
+  map: SourceMap,
+  i: number,
+  partPointer: (j: number) => string,
+): Part[] {
+  return raw.map((p, j) => {
+    const r = readPart(p);
+    const at = partPointer(j);
+    const entry = map.part(i, j, at, r.fields);
+    r.content?.forEach((tokens, k) => map.child(entry, k, joinPointer(at, ...tokens)));
+    return r.part;
+  });
+}
+
+/**
+ * The v1 role of a content that is not a system instruction: the model's is the assistant's; a
+ * user content holding function responses (its parts as {@link readGeminiParts} reads them) is a
+ * tool turn.
+ */
+export function contentRole(model: boolean, parts: readonly Part[]): 'assistant' | 'tool' | 'user' {
+  if (model) return 'assistant';
+  return parts.some((p) => p.type === 'tool-result') ? 'tool' : 'user';
+}
+
+/**
  * The hint that tells write how a content's role was spelled, when it is not the usual one:
  * the role as written, `null` for none, and `{"null": true}` for an explicit `"role": null`.
  */
@@ -276,15 +310,10 @@ function readContent(
   system = false,
 ): Message {
   const rawParts = c.parts;
-  const reads = Array.isArray(rawParts) ? rawParts.map(readPart) : [];
-  const parts = reads.map((r) => r.part);
-  const role = system
-    ? 'system'
-    : c.role === 'model'
-      ? 'assistant'
-      : parts.some((p) => p.type === 'tool-result')
-        ? 'tool'
-        : 'user';
+  const i = state.messages.length;
+  state.map.message(i, pointer);
+  const parts = readGeminiParts(Array.isArray(rawParts) ? rawParts : [], state.map, i, partPointer);
+  const role = system ? 'system' : contentRole(c.role === 'model', parts);
   const message: Message = { role, parts };
   // A system instruction's role (often "user") means nothing: it is kept as a plain field.
   const pd: JsonObject = restOf(c, system ? ['parts'] : ['role', 'parts']) ?? {};
@@ -294,15 +323,8 @@ function readContent(
   // Marks the content as read from Gemini: a write from another format drops empty ones.
   else if (Array.isArray(rawParts) && rawParts.length === 0) setOwn(pd, HINTS.emptyParts, true);
   keepProviderData(message, FORMAT, pd);
-  const i = state.messages.length;
   state.messages.push(message);
   state.contentIndex.push(contentIndex);
-  state.map.message(i, pointer);
-  reads.forEach((r, j) => {
-    const at = partPointer(j);
-    const entry = state.map.part(i, j, at, r.fields);
-    r.content?.forEach((tokens, k) => state.map.child(entry, k, joinPointer(at, ...tokens)));
-  });
   return message;
 }
 

@@ -45,6 +45,15 @@ function copyPart(part: Part, from: string, to: string, onCopy: OnCopy): Part {
   return copy;
 }
 
+/**
+ * A copy of `part` whose kept data of format `from` is under `to` (a kept part `from:<label>` typed
+ * `to:<label>`, a tool result's content parts too): for a format whose records hold parts another
+ * format's reader maps (a Gemini CLI message's content, read by the Gemini reader's part mapping).
+ */
+export function rekeyedPart(part: Part, from: string, to: string): Part {
+  return copyPart(part, from, to, () => {});
+}
+
 function copyMessage(m: Message, from: string, to: string, onCopy: OnCopy): Message {
   const copy = renamed(m, from, to);
   copy.parts = m.parts.map((p) => copyPart(p, from, to, onCopy));
