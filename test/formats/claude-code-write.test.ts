@@ -230,6 +230,147 @@ describe('claude-code: a repaired session written back', () => {
   });
 });
 
+/** An event of the small sessions below: `parent` its parentUuid, `content` its message. */
+function ev(
+  uuid: string,
+  parent: string | null,
+  type: string,
+  content: JsonValue,
+  extra: JsonObject = {},
+): JsonObject {
+  const role = type === 'assistant' ? 'assistant' : 'user';
+  const message: JsonObject = { role, content };
+  if (type === 'assistant') message.id = `m-${uuid}`;
+  return { parentUuid: parent, ...base, type, message, uuid, timestamp: `T-${uuid}`, ...extra };
+}
+
+const call = (id: string): JsonValue => [{ type: 'tool_use', id, name: 'Bash', input: {} }];
+
+/** The messages a session text reads as (role and first block or text), in order. */
+function conversationOf(text: string): string[] {
+  const events = text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as JsonValue);
+  return claudeCodeFormat.read(events).conversation.messages.map((m) => {
+    const p = m.parts[0]!;
+    return `${m.role} ${p.type === 'text' ? String(p.text) : p.type === 'tool-call' ? `call ${String(p.id)}` : p.type === 'tool-result' ? `result ${String(p.callId)}` : p.type}`;
+  });
+}
+
+describe('claude-code: repairs that must keep the session whole (reported defects)', () => {
+  it('gives two results synthesized for one reused call id two uuids, and loses no message', () => {
+    const events = [
+      ev('u1', null, 'user', 'go'),
+      ev('u2', 'u1', 'assistant', call('t1')),
+      ev('u3', 'u2', 'user', 'hello?'),
+      ev('u4', 'u3', 'assistant', call('t1')),
+      ev('u5', 'u4', 'user', 'again?'),
+    ];
+    const { text } = repair(jsonl(events));
+    const written = text
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as JsonObject);
+    const uuids = written.map((e) => e.uuid);
+    expect(new Set(uuids).size).toBe(uuids.length);
+    expect(conversationOf(text)).toEqual([
+      'user go',
+      'assistant call t1',
+      'tool result t1',
+      'user hello?',
+      'assistant call t1',
+      'tool result t1',
+      'user again?',
+    ]);
+    expect(errors(text)).toEqual([]);
+    // The first one keeps the name the issue gives it: the session id and the call id.
+    expect(uuids).toContain(nameId('claude-code tool_result s1 t1'));
+    expect(repair(jsonl(written)).changed).toBe(false);
+  });
+
+  it('keeps a rewound branch rewound when the call before the fork is repaired', () => {
+    const events = [
+      ev('u1', null, 'user', 'go'),
+      ev('u2', 'u1', 'assistant', call('t1')),
+      ev('u3', 'u2', 'user', 'first try'),
+      ev('u4', 'u3', 'assistant', call('t2')),
+      ev('u5', 'u2', 'user', 'second try'),
+    ];
+    const doc = jsonl(events);
+    expect(conversationOf(doc.lines.map((l) => l.raw).join('\n'))).toEqual([
+      'user go',
+      'assistant call t1',
+      'user second try',
+    ]);
+    const once = repair(doc);
+    expect(conversationOf(once.text)).toEqual([
+      'user go',
+      'assistant call t1',
+      'tool result t1',
+      'user second try',
+    ]);
+    expect(errors(once.text)).toEqual([]);
+    const twice = repair(readDocument(new TextEncoder().encode(once.text), 'jsonl'));
+    expect(twice.changed).toBe(false);
+    expect(twice.text).toBe(once.text);
+  });
+
+  it('leaves a progress line that hangs from the call as it was', () => {
+    const progress = {
+      parentUuid: 'u2',
+      ...base,
+      type: 'progress',
+      data: { type: 'hook_progress', hookEvent: 'PreToolUse' },
+      parentToolUseID: 't1',
+      toolUseID: 't1',
+      uuid: 'p1',
+      timestamp: 'T3',
+    };
+    const events = [
+      ev('u1', null, 'user', 'go'),
+      ev('u2', 'u1', 'assistant', call('t1')),
+      progress,
+      ev('u3', 'u2', 'user', '[Request interrupted by user]'),
+    ];
+    const { text } = repair(jsonl(events));
+    const lines = text.split('\n').filter((l) => l !== '');
+    expect(lines).toContain(JSON.stringify(progress));
+    expect(conversationOf(text)).toEqual([
+      'user go',
+      'assistant call t1',
+      'tool result t1',
+      'user [Request interrupted by user]',
+    ]);
+    expect(errors(text)).toEqual([]);
+  });
+
+  it('re-parents a line the chain goes through (a message hangs from it), whatever its type', () => {
+    const events = [
+      ev('u1', null, 'user', 'go'),
+      ev('u2', 'u1', 'assistant', call('t1')),
+      {
+        parentUuid: 'u2',
+        ...base,
+        type: 'system',
+        content: 'hook ran',
+        uuid: 's1',
+        timestamp: 'T3',
+      },
+      ev('u3', 's1', 'user', 'and now?'),
+    ];
+    const { text } = repair(jsonl(events));
+    const written = text
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as JsonObject);
+    const added = written.find((e) => e.uuid === nameId('claude-code tool_result s1 t1'))!;
+    expect(added.parentUuid).toBe('u2');
+    expect(written.find((e) => e.uuid === 's1')!.parentUuid).toBe(added.uuid);
+    expect(errors(text)).toEqual([]);
+  });
+});
+
 /** The `parentUuid` links of a session that point at no event, and its roots. */
 function chain(events: readonly JsonValue[]): { broken: Set<string>; roots: number } {
   const uuids = new Set(

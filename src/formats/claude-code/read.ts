@@ -215,7 +215,6 @@ export function readClaudeCode(value: JsonValue, options?: ReadOptions): ReadRes
     messages: conversation.messages.slice(),
     groups: groups.map((g) => g.indices),
     sources,
-    abandoned: new Set(context.abandonedEvents),
   });
   return { conversation, context, locate: map.locate };
 }

@@ -16,6 +16,7 @@ import { anthropicFormat } from '../anthropic/index.js';
 import type { Conversation, Loss, WriteResult } from '../format.js';
 import { isPlainObject } from '../kit/kept.js';
 import { rekeyed } from '../kit/rekey.js';
+import { isMessageEvent } from './detect.js';
 import { FORMAT } from './hints.js';
 
 /** Where each part of a message read came from: the event, and the block (-1: a string content). */
@@ -36,8 +37,6 @@ export interface SessionState {
   groups: readonly (readonly number[])[];
   /** For each message read, where each of its parts came from. */
   sources: readonly (readonly PartSource[])[];
-  /** Events of branches the user rewound away: never re-parented. */
-  abandoned: ReadonlySet<number>;
 }
 
 /** The state of each read's context: the context stays plain data (what `show` and tests see). */
@@ -137,14 +136,31 @@ function newEvent(
   return event;
 }
 
+/**
+ * The uuid of a new event: the name-based UUID of `name` (the session id and the call id, for a
+ * result), unless an event of the session or one added before has it (a call id used again in
+ * a later turn): then that of `name` and the uuid of the event it follows, and a count past that.
+ * So it depends on the session alone, and no two events share one (a shared uuid would make two
+ * events one node of the `parentUuid` tree, and Claude Code's chain a loop).
+ */
+function freshUuid(name: string, after: JsonValue | undefined, taken: Set<string>): string {
+  let uuid = nameId(name);
+  for (let n = 0; taken.has(uuid); n++)
+    uuid = nameId(`${name} after ${String(after)}${n === 0 ? '' : ` ${n}`}`);
+  taken.add(uuid);
+  return uuid;
+}
+
 /** The events a message the repair added becomes: one user event per tool result, else one event. */
 function eventsOfNew(
   m: Message,
   neighbour: JsonObject | undefined,
+  taken: Set<string>,
   losses: Loss[],
   at: number,
 ): JsonObject[] {
   const session = typeof neighbour?.sessionId === 'string' ? neighbour.sessionId : '';
+  const after = neighbour?.uuid;
   const results = m.parts.every((p) => p.type === 'tool-result');
   if (m.role === 'tool' && results) {
     return m.parts.map((p) =>
@@ -152,7 +168,7 @@ function eventsOfNew(
         neighbour,
         'user',
         blocksOf([p], 'tool', losses, at),
-        nameId(`${FORMAT} tool_result ${session} ${String(p.callId)}`),
+        freshUuid(`${FORMAT} tool_result ${session} ${String(p.callId)}`, after, taken),
       ),
     );
   }
@@ -163,7 +179,7 @@ function eventsOfNew(
       neighbour,
       type,
       content,
-      nameId(`${FORMAT} ${type} ${session} ${JSON.stringify(content)}`),
+      freshUuid(`${FORMAT} ${type} ${session} ${JSON.stringify(content)}`, after, taken),
     ),
   ];
 }
@@ -239,6 +255,9 @@ export function writeClaudeCode(conversation: Conversation, context?: unknown): 
   // The events added after an event read (-1: before the first message's).
   const added = new Map<number, JsonObject[]>();
   const kept = new Set<number>();
+  const taken = new Set(
+    events.flatMap((e) => (isPlainObject(e) && typeof e.uuid === 'string' ? [e.uuid] : [])),
+  );
   let anchor = -1;
   out.forEach((m, k) => {
     const j = match[k]!;
@@ -261,7 +280,7 @@ export function writeClaudeCode(conversation: Conversation, context?: unknown): 
     const neighbourAt = anchor !== -1 ? anchor : groups[0]?.[0];
     const neighbour = neighbourAt === undefined ? undefined : (events[neighbourAt] as JsonObject);
     const list = added.get(anchor) ?? [];
-    list.push(...eventsOfNew(m, neighbour, losses, k));
+    list.push(...eventsOfNew(m, neighbour, taken, losses, k));
     added.set(anchor, list);
   });
   read.forEach((_, j) => {
@@ -274,15 +293,18 @@ export function writeClaudeCode(conversation: Conversation, context?: unknown): 
 /**
  * The session's events after the changes, in file order, with the `parentUuid` chain re-linked:
  * the children of a removed event go to its parent, and a run of added events sits between the
- * event it follows and that event's children on the same thread (a rewound branch keeps its
- * fork). An event not changed is the value read.
+ * event it follows and that event's children on the same thread. Every message child moves,
+ * the prompts of a rewound branch too, so a fork stays a fork one event lower (left at the event
+ * above, an abandoned prompt would be no later prompt's sibling, and so read again); a line of
+ * another type moves only when the chain goes through it (an event hangs from it), so a hook's
+ * progress line that ends there stays as it was. An event not changed is the value read.
  */
 function relink(
   state: SessionState,
   replaced: ReadonlyMap<number, JsonValue | null>,
   added: ReadonlyMap<number, JsonObject[]>,
 ): JsonValue {
-  const { events, abandoned, groups } = state;
+  const { events, groups } = state;
   const uuidOf = (i: number): string | undefined => {
     const e = events[i];
     return isPlainObject(e) && typeof e.uuid === 'string' ? e.uuid : undefined;
@@ -323,6 +345,12 @@ function relink(
         sidechain: chain[0]!.isSidechain,
       });
   }
+  // The uuids some event hangs from: the lines the chain goes through.
+  const parents = new Set(
+    events.flatMap((e) =>
+      isPlainObject(e) && typeof e.parentUuid === 'string' ? [e.parentUuid] : [],
+    ),
+  );
   const result: JsonValue[] = [];
   const push = (i: number): void => {
     const value = replaced.has(i) ? replaced.get(i)! : events[i]!;
@@ -330,9 +358,10 @@ function relink(
     if (!isPlainObject(value) || !('parentUuid' in value)) return void result.push(value);
     let parent = resolve(value.parentUuid);
     const run = typeof parent === 'string' ? runs.get(parent) : undefined;
-    // Only the conversation's own thread goes through the added events; a rewound branch does not.
-    if (run !== undefined && !abandoned.has(i) && value.isSidechain === run.sidechain)
-      parent = run.last;
+    // Only the thread of the added events goes through them (a sidechain's is its own).
+    const through = typeof value.uuid === 'string' && parents.has(value.uuid);
+    const moves = through || isMessageEvent(value);
+    if (run !== undefined && moves && value.isSidechain === run.sidechain) parent = run.last;
     result.push(parent === value.parentUuid ? value : { ...value, parentUuid: parent ?? null });
   };
   events.forEach((_, i) => {
