@@ -393,3 +393,80 @@ describe('lint --fix: exit code and untouched files', () => {
     });
   });
 });
+
+describe('lint --fix: session logs (reported defects)', () => {
+  const event = (uuid: string, parent: string | null, type: string, content: unknown): string =>
+    JSON.stringify({
+      parentUuid: parent,
+      isSidechain: false,
+      sessionId: 's1',
+      type,
+      message:
+        type === 'assistant'
+          ? { id: `m-${uuid}`, role: 'assistant', content }
+          : { role: 'user', content },
+      uuid,
+      timestamp: `2026-01-01T00:00:0${uuid.slice(1)}Z`,
+    });
+  const session = [
+    event('u1', null, 'user', 'go'),
+    event('u2', 'u1', 'assistant', [{ type: 'tool_use', id: 't1', name: 'Bash', input: {} }]),
+    event('u3', 'u2', 'user', 'next'),
+  ];
+
+  it('repairs a session whose last line a crash cut off, and keeps that line byte for byte', async () => {
+    const dir = folder();
+    const cut = event('u4', 'u3', 'assistant', [{ type: 'text', text: 'working on it' }]).slice(
+      0,
+      60,
+    );
+    writeFileSync(path.join(dir, 's.jsonl'), [...session, cut].join('\n'));
+    const r = await lint(dir, ['--fix', 's.jsonl']);
+    expect(r.stderr).toBe('');
+    // What is left: the cut line, which no fix can mend.
+    expect(r.report.files[0]!.findings.map((f) => [f.ruleId, f.line])).toEqual([
+      ['parse-error', 5],
+    ]);
+    const lines = read(dir, 's.jsonl').split('\n');
+    expect(lines).toHaveLength(5);
+    expect([lines[0], lines[1], lines[4]]).toEqual([session[0], session[1], cut]);
+    expect(JSON.parse(lines[2]!)).toMatchObject({ type: 'user', parentUuid: 'u2' });
+    expect(JSON.parse(lines[3]!)).toMatchObject({ uuid: 'u3' });
+  });
+
+  it('never fixes a session line by line: with a line that is not UTF-8 it refuses, the file as it was', async () => {
+    const dir = folder();
+    const result = event('u3', 'u2', 'user', [
+      { type: 'tool_result', tool_use_id: 't1', content: 'ok' },
+    ]);
+    const bytes = Buffer.concat([
+      Buffer.from([session[0], session[1], result].join('\n') + '\n'),
+      Buffer.from([0x7b, 0x22, 0x63, 0x61, 0x66, 0xc3]),
+    ]);
+    writeFileSync(path.join(dir, 's.jsonl'), bytes);
+    const r = await runCli(['lint', '--fix', 's.jsonl'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^s\.jsonl: error: .*line 4 is not UTF-8/);
+    // The result logged for the call is still there: nothing was fixed.
+    expect(readFileSync(path.join(dir, 's.jsonl'))).toEqual(bytes);
+  });
+
+  it('a fix the session cannot hold is exit 2 with an error for the file, which stays as it was', async () => {
+    const dir = folder();
+    const text =
+      [
+        '{"sessionId":"g1","projectHash":"ph","startTime":"2026-01-01T00:00:00Z","lastUpdated":"2026-01-01T00:00:00Z","kind":"main"}',
+        '{"id":"m1","timestamp":"2026-01-01T00:00:01Z","type":"user","content":[{"text":"look"},{"fileData":{"mimeType":"image/png","fileUri":"file:///etc/passwd"}}]}',
+      ].join('\n') + '\n';
+    writeFileSync(path.join(dir, 'g.jsonl'), text);
+    const r = await runCli(['lint', '--fix', '--format', 'json', 'g.jsonl'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^g\.jsonl: error: .*cannot write this change back into a gemini-cli recording/,
+    );
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    const report = JSON.parse(r.stdout) as { files: { error?: { message: string } }[] };
+    expect(report.files[0]!.error?.message).toMatch(/gemini-cli recording/);
+    expect(read(dir, 'g.jsonl')).toBe(text);
+  });
+});

@@ -65,6 +65,12 @@ export interface MapOptions {
    * file line by line and has decided from its first line that it is no event log.
    */
   perLine?: boolean;
+  /**
+   * An event log with lines that are not JSON (a session a crash cut off mid-line) is read from
+   * its other lines, and written back with those lines as they were (`lint --fix`, which leaves
+   * a broken line byte for byte). Without it, such a log is one unit that cannot be read.
+   */
+  keepBrokenLines?: boolean;
 }
 
 /** A conversion refused because the target format cannot express something (SPEC §4 `convert`). */
@@ -132,7 +138,7 @@ export function mapConversations<T extends ConversationChange>(
           {
             text: '',
             value: events as JsonValue,
-            ...(doc.units.find((u) => u.error)
+            ...(doc.units.find((u) => u.error) && options.keepBrokenLines !== true
               ? { error: doc.units.find((u) => u.error)!.error }
               : {}),
           },
@@ -208,6 +214,11 @@ export function mapConversations<T extends ConversationChange>(
   // Written in its own format, an event log is written back line by line; converted, it is one value.
   const logLines = log !== null && (options.to === undefined || options.to === log.format);
   return { units, values, eventLog: events !== null, logLines };
+}
+
+/** The error of the first unit that was read and whose result could not be written back (a refused write), if any. */
+export function refusedWrite(mapped: MappedDocument<unknown>): unknown {
+  return mapped.units.find((u) => u.result !== undefined && u.error !== undefined)?.error;
 }
 
 /** What {@link mapConversations} gives. */

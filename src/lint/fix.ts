@@ -9,10 +9,11 @@ import { dropSystemMessages, dropUnsafeMedia } from '../core/sanitize.js';
 import { TURN_ORDER_RULES } from '../core/turn-order.js';
 import { PROVIDER_STORAGE_SCHEMES } from '../core/url.js';
 import type { ProviderView } from '../core/turns.js';
-import { mapConversations, serializeMapped } from '../formats/conversations.js';
+import { mapConversations, refusedWrite, serializeMapped } from '../formats/conversations.js';
 import { targetFor } from '../formats/format.js';
+import { eventLogFormat } from '../formats/detect.js';
 import { readDocument } from '../formats/kit/document.js';
-import { eachByteLine, startsWithUtf16Bom } from '../formats/kit/units.js';
+import { eachByteLine, firstTextLine, startsWithUtf16Bom } from '../formats/kit/units.js';
 import { ReadOnlyFormatError, SourceError } from '../model/errors.js';
 import { isTooLong } from '../model/text-limit.js';
 import type { Message } from '../model/types.js';
@@ -139,6 +140,7 @@ function fixDocument(
     {
       pointer: options.pointer,
       writing: true,
+      keepBrokenLines: true,
       ...(options.from === undefined ? {} : { from: options.from }),
     },
     (messages, format) => {
@@ -150,6 +152,9 @@ function fixDocument(
   // A read-only format cannot take the fixes: say so, as normalize does (lint already reported the rest).
   const readOnly = mapped.units.find((u) => u.error instanceof ReadOnlyFormatError);
   if (readOnly !== undefined) throw readOnly.error;
+  // A fix the format cannot hold (a session that has no place for it): the file gets an error.
+  const refused = refusedWrite(mapped);
+  if (refused !== undefined) throw refused;
   return mapped.values.size === 0 ? null : serializeMapped(doc, mapped);
 }
 
@@ -158,6 +163,19 @@ function fixDocument(
  * each other line is fixed on its own.
  */
 function fixJsonlLines(bytes: Uint8Array, plan: FixPlan, options: FixOptions): Uint8Array | null {
+  // A session is one conversation of all its lines: fixed line by line, each line would be a
+  // session of its own (a call's line would get a result its next line already holds).
+  const log = eventLogFormat(options.from, options.pointer, () => firstTextLine(bytes));
+  if (log !== null) {
+    let bad = 0;
+    eachByteLine(bytes, (start, end, _eol, line) => {
+      if (isTooLong(end - start) || !isUtf8(bytes.subarray(start, end))) bad = line;
+      return bad === 0;
+    });
+    throw new SourceError(
+      `a ${log.name} session is fixed whole, and its line ${bad} is not UTF-8 (or too long to read): it could not be written back as it is, so nothing was fixed`,
+    );
+  }
   const pieces: Uint8Array[] = [];
   let changed = false;
   eachByteLine(bytes, (start, end, eol) => {

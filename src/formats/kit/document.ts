@@ -449,10 +449,12 @@ export function serializeEventLog(doc: SourceDocument, events: readonly JsonValu
     out.push(text, end);
     open = end === '';
   };
+  // A line no event was read from (blank, or not JSON: a log read without it) stays where it was.
   const passTo = (end: number): void => {
     for (; next < end; next++) {
       const line = doc.lines[next]!;
-      if (line.unit === undefined) emit(line.raw, line.eol);
+      if (line.unit === undefined || doc.units[line.unit]!.value === undefined)
+        emit(line.raw, line.eol);
     }
   };
   for (const event of events) {
