@@ -23,7 +23,7 @@ import {
   type SourceDocument,
   type StreamedLine,
 } from '../formats/kit/document.js';
-import { SourceError } from '../model/errors.js';
+import { SessionWriteError, SourceError } from '../model/errors.js';
 import { parseJson, stringifyJson } from '../model/json.js';
 import { escapePointerToken } from '../model/pointer.js';
 import { terminalSafe } from '../reporters/terminal.js';
@@ -345,8 +345,12 @@ function processUnits(
   for (const [u, unit] of units.entries()) {
     if (unit.error !== undefined) {
       entries.push(errorEntry(input.display, unit.error, unit.line));
-      // A refused conversation (trim left nothing, a lossy conversion) is exit 1; unreadable input is exit 2.
-      const refused = unit.error instanceof TrimError || unit.error instanceof LossError;
+      // A refused conversation (trim left nothing, a lossy conversion, a change a session has no
+      // place for) is exit 1; unreadable input is exit 2.
+      const refused =
+        unit.error instanceof TrimError ||
+        unit.error instanceof LossError ||
+        unit.error instanceof SessionWriteError;
       exit = worstExit(exit, refused ? EXIT_FINDINGS : EXIT_USAGE);
       failed = true;
       continue;

@@ -49,6 +49,18 @@ export class SessionFormatError extends SourceError {
 }
 
 /**
+ * A repair a session file has no place for (a changed message of a Gemini CLI recording, an item
+ * of a Codex compaction): the operation refuses the file, which stays as it was. Like a write
+ * back that would lose something, it is a refusal (exit 1), not unreadable input.
+ */
+export class SessionWriteError extends SourceError {
+  constructor(kind: string, format: string, why: string) {
+    super(`cannot write this change back into a ${format} ${kind}: ${why}`);
+    this.name = 'SessionWriteError';
+  }
+}
+
+/**
  * A value a library operation cannot read as a history: neither a v1 message array nor a v1
  * envelope. `format` names the provider format the value is in, when detection found one.
  */

@@ -314,7 +314,8 @@ describe('gemini-cli content parts, read as the gemini format reads them', () =>
       const text = JSON.stringify(recording(), null, 2) + '\n';
       writeFileSync(path.join(dir, 'session.json'), text);
       const r = await runCli(['sanitize', '--write', 'session.json'], { cwd: dir });
-      expect(r.code).not.toBe(0);
+      // An operation refusing a file (SPEC §5.2), as a write back that would lose something.
+      expect(r.code).toBe(1);
       expect(r.stderr).toMatch(
         /cannot write this change back into a gemini-cli recording: message 0 changed/,
       );

@@ -11,7 +11,7 @@
  * Every other line (session meta, turn contexts, UI events, state lines) stays where it was, as
  * it was.
  */
-import { SourceError } from '../../model/errors.js';
+import { SessionWriteError, SourceError } from '../../model/errors.js';
 import { jsonEqual, type JsonObject, type JsonValue } from '../../model/json.js';
 import type { Conversation, WriteResult } from '../format.js';
 import { contextOf, readContext } from '../kit/provenance.js';
@@ -57,9 +57,7 @@ function placeItems(
   // An item of a compaction (its history or summary) has no line of its own to change or drop.
   const refuseNested = (q: number, what: string): void => {
     if (nested[q] === true)
-      throw new SourceError(
-        `cannot write this change back into a ${FORMAT} rollout: item ${q} of a compaction ${what}`,
-      );
+      throw new SessionWriteError('rollout', FORMAT, `item ${q} of a compaction ${what}`);
   };
   const out: Placed[] = [];
   let next = 0;

@@ -7,7 +7,7 @@
  * Any other change (a message's content, a message added or removed) is refused: a recording has
  * no place for it that Gemini CLI would read back the same.
  */
-import { SourceError } from '../../model/errors.js';
+import { SessionWriteError, SourceError } from '../../model/errors.js';
 import { jsonEqual, type JsonObject, type JsonValue } from '../../model/json.js';
 import type { Message, Part } from '../../model/types.js';
 import type { Conversation, WriteResult } from '../format.js';
@@ -43,7 +43,7 @@ export function keepRecording(context: object, state: RecordingState): void {
 }
 
 function refuse(why: string): never {
-  throw new SourceError(`cannot write this change back into a ${FORMAT} recording: ${why}`);
+  throw new SessionWriteError('recording', FORMAT, why);
 }
 
 /** The recorded message id a message read keeps. */
