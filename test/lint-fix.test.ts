@@ -469,4 +469,30 @@ describe('lint --fix: session logs (reported defects)', () => {
     expect(report.files[0]!.error?.message).toMatch(/gemini-cli recording/);
     expect(read(dir, 'g.jsonl')).toBe(text);
   });
+
+  it('a read-only format inside the lines of a JSONL file (--pointer) is not counted as fixable', async () => {
+    const dir = folder();
+    const state = readFileSync(
+      path.join(
+        ROOT,
+        'fixtures',
+        'formats',
+        'openai-agents',
+        'read-pending-approval',
+        'source.json',
+      ),
+      'utf8',
+    );
+    const line = JSON.stringify({ id: 1, run_state: JSON.parse(state) as unknown });
+    writeFileSync(path.join(dir, 'states.jsonl'), `${line}\n${line}\n`);
+    const r = await runCli(
+      ['lint', '--pointer', '/run_state', '--format', 'json', 'states.jsonl'],
+      {
+        cwd: dir,
+      },
+    );
+    const report = JSON.parse(r.stdout) as { files: { findings: { fixable: boolean }[] }[] };
+    expect(report.files[0]!.findings.length).toBeGreaterThan(0);
+    expect(report.files[0]!.findings.filter((f) => f.fixable)).toEqual([]);
+  });
 });

@@ -569,11 +569,23 @@ function lintJsonlBytes(
 
 /** Lints a file's bytes: strict UTF-8, then JSON or JSONL (each line its own conversation). */
 export function lintBytes(file: string, bytes: Uint8Array, options: LintOptions): FileResult {
-  readOnlyMet = undefined;
-  const result = lintFileBytes(file, bytes, options);
-  if (readOnlyMet !== undefined) result.readOnly = readOnlyMet;
-  readOnlyMet = undefined;
+  const { value: result, readOnly } = noteReadOnly(() => lintFileBytes(file, bytes, options));
+  if (readOnly !== undefined) result.readOnly = readOnly;
   return result;
+}
+
+/**
+ * Runs a lint of one file (whole, or a range of its JSONL lines) and says which read-only format
+ * it met, if any: its findings are then not fixable (the reporters count them so).
+ */
+export function noteReadOnly<T>(lint: () => T): { value: T; readOnly?: string } {
+  readOnlyMet = undefined;
+  try {
+    const value = lint();
+    return readOnlyMet === undefined ? { value } : { value, readOnly: readOnlyMet };
+  } finally {
+    readOnlyMet = undefined;
+  }
 }
 
 function lintFileBytes(file: string, bytes: Uint8Array, options: LintOptions): FileResult {

@@ -20,6 +20,7 @@ import {
   jsonlLineText,
   lintBytes,
   lintText,
+  noteReadOnly,
   sortFindings,
   type EnabledRules,
   type FileResult,
@@ -203,16 +204,19 @@ function lintJsonlRange(task: LintTask, read: Read, options: LintOptions): TaskR
   const targets: TargetSink = [];
   const longLines: LongLine[] = [];
   const parseSeverity = options.rules.get('parse-error');
-  const { lines, bytes } = forEachLine(
-    read,
-    (bytes, index) => {
-      const line = index + 1;
-      const text = jsonlLineText(bytes, line, parseSeverity, findings);
-      if (text !== undefined)
-        for (const f of lintText(text, options, line, targets)) findings.push(f);
-    },
-    (bytes, index) => longLines.push({ line: index + 1, bytes }),
+  const { value: counted, readOnly } = noteReadOnly(() =>
+    forEachLine(
+      read,
+      (bytes, index) => {
+        const line = index + 1;
+        const text = jsonlLineText(bytes, line, parseSeverity, findings);
+        if (text !== undefined)
+          for (const f of lintText(text, options, line, targets)) findings.push(f);
+      },
+      (bytes, index) => longLines.push({ line: index + 1, bytes }),
+    ),
   );
+  const { lines, bytes } = counted;
   const result: TaskResult = {
     file: task.file,
     findings: sortFindings(findings),
@@ -222,6 +226,7 @@ function lintJsonlRange(task: LintTask, read: Read, options: LintOptions): TaskR
     bytes,
   };
   if (longLines.length > 0) result.longLines = longLines;
+  if (readOnly !== undefined) result.readOnly = readOnly;
   return result;
 }
 
