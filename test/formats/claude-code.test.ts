@@ -289,6 +289,16 @@ describe('claude-code format', () => {
       claudeCodeFormat.detect([{ type: 'user', message: { role: 'user', content: 'x' } }]),
     ).toBe(false);
   });
+
+  it('does not take an application log whose lines have a type, a session id and a text message', () => {
+    // Reported: such a log was read as an empty session and linted clean.
+    const log = [
+      { type: 'info', sessionId: 'abc', message: 'user logged in' },
+      { type: 'warn', sessionId: 'abc', uuid: 'r-1', message: 'slow request' },
+    ];
+    expect(claudeCodeFormat.detect(log)).toBe(false);
+    expect(claudeCodeFormat.detect([log[0]!])).toBe(false);
+  });
 });
 
 describeCorpusClaims(claudeCodeFormat, 'claude-code-jsonl');

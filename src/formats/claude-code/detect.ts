@@ -16,14 +16,16 @@ export function eventsOf(value: JsonValue): { events: JsonValue[]; base: string 
 }
 
 /**
- * A session event: a `type`, an identity (`uuid` or `sessionId`) and a
- * `message` or a `parentUuid`; or one of the bookkeeping lines a session
+ * A session event: a `type`, an identity (`uuid` or `sessionId`) and an
+ * object `message` or a `parentUuid`; or one of the bookkeeping lines a session
  * file may start with (a summary, a file-history snapshot, a queue
  * operation), so that the first line alone tells a session file.
  */
 export function isSessionEvent(e: JsonValue): boolean {
   if (!isPlainObject(e) || typeof e.type !== 'string') return false;
-  if (('uuid' in e || 'sessionId' in e) && ('message' in e || 'parentUuid' in e)) return true;
+  // A message is an object (`{role, content}`): an application log's text `message` is not one.
+  if (('uuid' in e || 'sessionId' in e) && (isPlainObject(e.message) || 'parentUuid' in e))
+    return true;
   switch (e.type) {
     case 'summary':
       return typeof e.summary === 'string' && 'leafUuid' in e;
