@@ -345,6 +345,29 @@ describe('claude-code: repairs that must keep the session whole (reported defect
     expect(errors(text)).toEqual([]);
   });
 
+  it('keeps a blank line between the lines it was between when the line after it changes', () => {
+    const events = [
+      ev('u1', null, 'user', 'go'),
+      ev('u2', 'u1', 'assistant', call('t1')),
+      ev('u3', 'u2', 'assistant', [{ type: 'text', text: 'done' }]),
+    ];
+    const [a, b, c] = events.map((e) => JSON.stringify(e));
+    const text = [a, b, '', c, '', ''].join('\n') + '\n';
+    const { text: out } = repair(readDocument(new TextEncoder().encode(text), 'jsonl'));
+    const lines = out.split('\n');
+    // u1, u2, the blank, the added result, u3 re-parented, the two blanks, the final line end.
+    expect(lines.map((l) => (l === '' ? '' : (JSON.parse(l) as JsonObject).uuid))).toEqual([
+      'u1',
+      'u2',
+      '',
+      nameId('claude-code tool_result s1 t1'),
+      'u3',
+      '',
+      '',
+      '',
+    ]);
+  });
+
   it('re-parents a line the chain goes through (a message hangs from it), whatever its type', () => {
     const events = [
       ev('u1', null, 'user', 'go'),

@@ -292,7 +292,7 @@ describe('claude-code format', () => {
 
   it('does not take an application log whose lines have a type, a session id and a text message', () => {
     // Reported: such a log was read as an empty session and linted clean.
-    const log = [
+    const log: JsonValue[] = [
       { type: 'info', sessionId: 'abc', message: 'user logged in' },
       { type: 'warn', sessionId: 'abc', uuid: 'r-1', message: 'slow request' },
     ];

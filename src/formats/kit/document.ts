@@ -426,7 +426,9 @@ export function serializeDocument(
  * Writes an event log (a session JSONL file, one event a line) back with `events`, the events a
  * session format's writer returns in file order (SPEC §5.1): an event that is the very value read
  * (`===`) is written as its line was, byte for byte; any other is a new line of compact JSON with
- * the file's line end. Blank lines stay where they were; the lines of events not written are gone.
+ * the file's line end, in the place of the line of an event not written as read (changed, or
+ * gone) when one comes next. Blank lines stay between the lines they were between; the lines of
+ * events not written are gone.
  */
 export function serializeEventLog(doc: SourceDocument, events: readonly JsonValue[]): string {
   // The lines of each value read, in file order (an object is known by itself, not its content).
@@ -457,11 +459,21 @@ export function serializeEventLog(doc: SourceDocument, events: readonly JsonValu
         emit(line.raw, line.eol);
     }
   };
+  const written = new Set(events);
   for (const event of events) {
     const list = linesOf.get(event);
     while (list !== undefined && list.length > 0 && list[0]! < next) list.shift();
     const k = list?.shift();
     if (k === undefined) {
+      // A new line takes the place of the next event line not written as it was (a changed
+      // event, or one gone), after the blank lines before it: they stay between their lines.
+      let j = next;
+      while (j < doc.lines.length && doc.units[doc.lines[j]!.unit ?? -1]?.value === undefined) j++;
+      const value = j < doc.lines.length ? doc.units[doc.lines[j]!.unit!]!.value! : undefined;
+      if (value !== undefined && !written.has(value)) {
+        passTo(j);
+        next = j + 1;
+      }
       emit(stringifyJson(event, 0), eol);
       continue;
     }
