@@ -6,7 +6,7 @@
 import { analyzePairing, pairsCleanly, type Pairing } from '../core/pairing.js';
 import { detectFormat, eventLogFormat, notConversationDetail } from '../formats/detect.js';
 import { targetFor, type ConversationFormat, type ReadResult } from '../formats/format.js';
-import { decodeUtf8, kindFromName } from '../formats/kit/document.js';
+import { decodeUtf8, inputKind } from '../formats/kit/document.js';
 import { untrackedLocate } from '../formats/kit/source-map.js';
 import {
   eachByteLine,
@@ -590,7 +590,7 @@ export function noteReadOnly<T>(lint: () => T): { value: T; readOnly?: string } 
 
 function lintFileBytes(file: string, bytes: Uint8Array, options: LintOptions): FileResult {
   let findings: Finding[];
-  const kind = options.kind ?? kindFromName(file) ?? 'json';
+  const kind = options.kind ?? inputKind(bytes, file);
   const targets: TargetSink = [];
   // Too long to become one string: JSONL is read line by line; a JSON text cannot be read at all.
   if (isTooLong(bytes.length) && !startsWithUtf16Bom(bytes)) {

@@ -6,7 +6,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { describeFsError, SourceError } from '../model/errors.js';
-import { kindFromName } from '../formats/kit/document.js';
+import { inputKind, kindFromName } from '../formats/kit/document.js';
 import {
   applyMaxTextBytesEnv,
   isTooLong,
@@ -309,15 +309,16 @@ export function runLintTaskSync(task: LintTask): TaskResult {
     fd = openSync(task.absolute, 'r');
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw new SourceError('is a directory, not a file');
-    const kind = options.kind ?? kindFromName(task.absolute) ?? 'json';
-    if (!stat.isFile()) return lintStream(task, fd, options, kind);
+    // A name that does not tell (`session.log`) is decided by the bytes, as every command does.
+    const kind = options.kind ?? kindFromName(task.absolute);
+    if (!stat.isFile()) return lintStream(task, fd, options, kind ?? 'json');
     if (task.range !== undefined)
       return lintJsonlRange(task, rangeReader(fd, task.range.start, task.range.end), options);
     const file = fd;
     if (kind === 'jsonl' && !isEventLog(options, () => headOf(file)))
       return wholeFile(lintJsonlRange(task, rangeReader(fd, 0, stat.size), options));
     // Too long for one string: not read at all.
-    if (kind === 'json' && isTooLong(stat.size))
+    if (kind !== 'jsonl' && isTooLong(stat.size))
       return unreadable(task, longFileMessage(stat.size), 0);
     const bytes = scratchBuffer(stat.size);
     let got = 0;
@@ -326,7 +327,8 @@ export function runLintTaskSync(task: LintTask): TaskResult {
       if (n === 0) break;
       got += n;
     }
-    return lintWhole(task, bytes.subarray(0, got), options, kind);
+    const whole = bytes.subarray(0, got);
+    return lintWhole(task, whole, options, kind ?? inputKind(whole));
   } catch (e) {
     const message = e instanceof SourceError ? e.message : describeFsError(e);
     return unreadable(task, `cannot read: ${message}`, 0);
