@@ -14,6 +14,7 @@ import {
   invalidUtf8,
   isBlankLine,
   lineText,
+  parses,
   startsWithUtf16Bom,
 } from '../formats/kit/units.js';
 import { SourceError } from '../model/errors.js';
@@ -658,7 +659,12 @@ function eventLogOfLines(
   options: LintOptions,
 ): ConversationFormat | null {
   if (lines.length === 0) return null;
-  return eventLogFormat(options.from, options.pointer ?? [], () => lines[0]!.text);
+  // The first line that is JSON tells, as for the file commands (a broken first line does not).
+  return eventLogFormat(
+    options.from,
+    options.pointer ?? [],
+    () => lines.find((l) => parses(l.text))?.text,
+  );
 }
 
 /** Lints an event log: all its lines form one conversation; findings point at the event's line. */

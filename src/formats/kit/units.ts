@@ -83,6 +83,32 @@ export function lineText(bytes: Uint8Array): string | undefined | null {
 }
 
 /**
+ * The text of the first line of `bytes` that is JSON (UTF-8, not blank, and parses), or
+ * undefined: what tells a JSONL file that is one event log, as the file commands decide it from
+ * the first line they read (a session whose first line a crash or an edit broke is still one).
+ */
+export function firstJsonLine(bytes: Uint8Array): string | undefined {
+  let first: string | undefined;
+  eachByteLine(bytes, (start, end) => {
+    const text = lineText(bytes.subarray(start, end));
+    if (typeof text !== 'string' || !parses(text)) return true;
+    first = text;
+    return false;
+  });
+  return first;
+}
+
+/** True when `text` is one JSON value. */
+export function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The text of the first non-blank line of `bytes` from offset `from` (see {@link lineText}), or
  * undefined when there is none, or when that line is not UTF-8 or longer than `limit` bytes.
  */
