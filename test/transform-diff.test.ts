@@ -88,5 +88,12 @@ describe('dryRunSummary', () => {
     expect(dryRunSummary(0, 22, 0)).toBe('0 of 22 files would change');
     expect(dryRunSummary(1, 3, 2)).toBe('1 of 3 files would change, 2 failed; run with --write');
     expect(dryRunSummary(1, 1, 0, true)).toBe('1 of 1 file would change');
+    // A read-only format would change: --write refuses it, so the hint says what works.
+    expect(dryRunSummary(1, 1, 0, true, 1)).toBe(
+      '1 of 1 file would change; 1 is read only: histlint convert --to histlint, then repair the copy',
+    );
+    expect(dryRunSummary(3, 3, 0, false, 2)).toBe(
+      '3 of 3 files would change; run with --write; 2 are read only: histlint convert --to histlint, then repair the copy',
+    );
   });
 });

@@ -202,6 +202,8 @@ interface FileOutcome {
   entries: EntryList;
   exit: number;
   changed: boolean;
+  /** It would change, but only in conversations of a read-only format, which `--write` refuses. */
+  readOnly?: boolean;
   /** `--diff`: the unified diff of what `--write` would write ('' when nothing). */
   patch?: string;
 }
@@ -401,6 +403,12 @@ function tooLargeError(): SourceError {
   );
 }
 
+/** `readOnly: true` when every unit that would change is of a read-only format. */
+function readOnlyChange(mapped: MappedDocument<OperationOutcome>): { readOnly?: true } {
+  const changed = [...mapped.values.keys()].map((u) => mapped.units[u]!);
+  return changed.length > 0 && changed.every((u) => u.readOnly === true) ? { readOnly: true } : {};
+}
+
 /**
  * Runs the operation over one document read whole (a JSON file, an event log, or an input
  * whose kind its first lines do not tell) and writes the result to `output`.
@@ -418,7 +426,7 @@ function processDocument(
   // --check writes nothing, and --write leaves an unchanged file alone: neither needs the text
   // (nor a text too big to build).
   if (output === undefined || (inPlace && values.size === 0))
-    return { entries, exit, changed: values.size > 0 };
+    return { entries, exit, changed: values.size > 0, ...readOnlyChange(mapped) };
   let text: string;
   try {
     text = serializeMapped(doc, mapped);
@@ -442,6 +450,8 @@ class JsonlRun {
   readonly entries = new EntryList();
   exit = EXIT_OK;
   changed = false;
+  /** A line would change that a write could change (not of a read-only format). */
+  private writableChange = false;
   private failed = false;
   /** Why the output could not be made (a line too long for a string): reported if nothing else failed. */
   private tooLarge = false;
@@ -499,6 +509,8 @@ class JsonlRun {
     if (result.failed) this.failed = true;
     const value = result.mapped.values.get(0);
     if (value !== undefined) this.changed = true;
+    if (value !== undefined && result.mapped.units[0]?.readOnly !== true)
+      this.writableChange = true;
     if (!this.writing) return;
     this.start();
     if (value === undefined) return this.output!.keep(line);
@@ -525,7 +537,8 @@ class JsonlRun {
     }
     // A file without lines (or only a byte order mark) is written as it was.
     if (this.writing) this.start();
-    return { entries: this.entries, exit: this.exit, changed: this.changed };
+    const readOnly = this.changed && !this.writableChange ? { readOnly: true } : {};
+    return { entries: this.entries, exit: this.exit, changed: this.changed, ...readOnly };
   }
 }
 
@@ -743,12 +756,19 @@ export function dryRunSummary(
   changed: number,
   files: number,
   failed: number,
-  /** Only standard input would change: --write cannot replace it, so no hint. */
-  onlyStdin = false,
+  /** No file --write can replace would change (standard input, read-only formats): no hint. */
+  noneWritable = false,
+  /** Files that would change only in a read-only format: --write refuses them. */
+  readOnly = 0,
 ): string {
   const counts = `${changed} of ${plural(files, 'file')} would change`;
   const failures = failed === 0 ? '' : `, ${failed} failed`;
-  return `${counts}${failures}${changed === 0 || onlyStdin ? '' : '; run with --write'}`;
+  const write = changed === 0 || noneWritable ? '' : '; run with --write';
+  const convert =
+    readOnly === 0
+      ? ''
+      : `; ${readOnly === 1 ? '1 is' : `${readOnly} are`} read only: histlint convert --to histlint, then repair the copy`;
+  return `${counts}${failures}${write}${convert}`;
 }
 
 /** A file's human report, a batch of lines at a time (a long file's report is long too). */
@@ -833,7 +853,7 @@ export async function runTransform(
   let exit = EXIT_OK;
   let interrupted = false;
   const stdoutChalk = mode === 'diff' ? chalkFor(flags.color, io.env, io.stdout) : undefined;
-  const counts = { files: 0, changed: 0, failed: 0, changedFiles: 0 };
+  const counts = { files: 0, changed: 0, failed: 0, changedFiles: 0, readOnly: 0 };
   try {
     for (const input of inputs) {
       if (io.signal?.aborted) {
@@ -848,7 +868,8 @@ export async function runTransform(
       if (outcome.entries.hasError) counts.failed++;
       else if (outcome.changed) {
         counts.changed++;
-        if (input.absolute !== undefined) counts.changedFiles++;
+        if (outcome.readOnly === true) counts.readOnly++;
+        else if (input.absolute !== undefined) counts.changedFiles++;
       }
       if (outcome.patch !== undefined && outcome.patch !== '')
         await printAll(io.stdout, [colorDiff(outcome.patch, stdoutChalk!)]);
@@ -863,6 +884,7 @@ export async function runTransform(
         counts.files,
         counts.failed,
         counts.changedFiles === 0,
+        counts.readOnly,
       );
       print(io.stderr, `${line}\n`);
     }

@@ -41,6 +41,8 @@ export interface UnitResult<T> {
   losses?: Loss[];
   /** With `to`: the request settings and histlint ids the target format has no place for. */
   dropped?: Dropped[];
+  /** Only checked: the conversation is in a read-only format, so its change cannot be written. */
+  readOnly?: true;
 }
 
 /** Options of {@link mapConversations}. */
@@ -186,6 +188,7 @@ export function mapConversations<T extends ConversationChange>(
       if (format.readOnly && to === format) {
         // Only checked (--check): a read-only format would change, and nothing is written.
         if (result.changed) values.set(u, root);
+        out.readOnly = true;
         return;
       }
       // Converting to the format it is already in is no change (formatting is not a change).
