@@ -141,7 +141,7 @@ export function mapConversations<T extends ConversationChange>(
             text: '',
             value: events as JsonValue,
             ...(doc.units.find((u) => u.error) && options.keepBrokenLines !== true
-              ? { error: doc.units.find((u) => u.error)!.error }
+              ? { error: brokenLine(doc.units.find((u) => u.error)!.error!, log!.format, options) }
               : {}),
           },
         ];
@@ -217,6 +217,23 @@ export function mapConversations<T extends ConversationChange>(
   // Written in its own format, an event log is written back line by line; converted, it is one value.
   const logLines = log !== null && (options.to === undefined || options.to === log.format);
   return { units, values, eventLog: events !== null, logLines };
+}
+
+/**
+ * The error of an event log's broken line (a session a crash cut off mid-line), for a command
+ * that would write: it says what repairs such a session (`lint --fix` keeps the line as it is).
+ */
+function brokenLine(
+  error: SourceError,
+  format: ConversationFormat,
+  options: MapOptions,
+): SourceError {
+  if (!options.writing) return error;
+  const at = error.line === undefined ? undefined : { line: error.line, column: error.column ?? 1 };
+  return new SourceError(
+    `${error.message} (a ${format.name} session is one conversation: histlint lint --fix repairs it and keeps this line as it is)`,
+    at,
+  );
 }
 
 /** The error of the first unit that was read and whose result could not be written back (a refused write), if any. */
