@@ -9,7 +9,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codexCliFormat, type CodexCliContext } from '../../src/formats/codex-cli/index.js';
 import { SourceError } from '../../src/model/errors.js';
-import { lintConversation, normalizeHistory, type Conversation } from '../../src/index.js';
+import {
+  lintConversation,
+  normalizeHistory,
+  sanitizeHistory,
+  type Conversation,
+} from '../../src/index.js';
 import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { CORPUS, describeShared } from '../helpers/shared.js';
@@ -179,6 +184,40 @@ describe('codex-cli repair', () => {
     expect(typeof payload.output).toBe('string');
     out.slice(0, added).forEach((e, i) => expect(e).toBe(lines[i]));
     expect(lintConversation(stringifyJson(out, 0)).map((f) => f.ruleId)).toEqual([]);
+  });
+
+  it('keeps the line of a changed item when the line before it is dropped (reported defect)', () => {
+    const meta = {
+      timestamp: 'T0',
+      type: 'session_meta',
+      payload: { id: '019a085e-04c1-7f81-a09e-9555f6a1fb40', timestamp: 'T0', cwd: '/w' },
+    };
+    const orphan = {
+      timestamp: 'T1-x',
+      type: 'response_item',
+      payload: { type: 'function_call_output', call_id: 'nope', output: 'x' },
+    };
+    const user: JsonObject = {
+      timestamp: 'T2-a',
+      type: 'response_item',
+      payload: {
+        type: 'message',
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'a' },
+          { type: 'input_image', image_url: 'file:///a.png' },
+        ],
+      },
+    };
+    const lines: JsonValue[] = [meta, orphan, user];
+    const read = codexCliFormat.read(lines);
+    const fixed = sanitizeHistory(read.conversation);
+    const out = codexCliFormat.write(fixed.envelope as Conversation, read.context)
+      .value as JsonObject[];
+    expect(out).toHaveLength(2);
+    expect(out[0]).toBe(meta);
+    expect(out[1]!.timestamp).toBe('T2-a');
+    expect((out[1]!.payload as JsonObject).content).toEqual([{ type: 'input_text', text: 'a' }]);
   });
 
   it('keeps the lines read in its context, and writes only back to them', () => {

@@ -44,9 +44,30 @@ function identity(item: JsonValue | undefined): string | undefined {
 type Placed = { line: number; changed: boolean } | { line: undefined };
 
 /**
+ * The read item (from `next`) that `item` is a changed copy of: the first one of its type and id,
+ * when the items read before it are gone (none of them is among the items written `later`), so
+ * a dropped item just before a changed one does not make the changed one a new line. -1: none.
+ */
+function changedAt(
+  read: readonly JsonValue[],
+  next: number,
+  item: JsonValue,
+  later: readonly JsonValue[],
+): number {
+  const id = identity(item);
+  if (id === undefined) return -1;
+  for (let q = next; q < read.length; q++) {
+    if (identity(read[q]) !== id) continue;
+    const skipped = read.slice(next, q);
+    return skipped.some((r) => later.some((w) => jsonEqual(r, w))) ? -1 : q;
+  }
+  return -1;
+}
+
+/**
  * Matches the written items to the items read, in order: an item equal to the next ones read is
- * that line (the read items skipped on the way were dropped); one of the same type and id as the
- * next read item is that item changed; any other is new.
+ * that line (the read items skipped on the way were dropped); one of the same type and id as a
+ * next read item is that item changed (see {@link changedAt}); any other is new.
  */
 function placeItems(
   read: readonly JsonValue[],
@@ -61,7 +82,7 @@ function placeItems(
   };
   const out: Placed[] = [];
   let next = 0;
-  for (const item of written) {
+  written.forEach((item, k) => {
     let found = -1;
     for (let q = next; q < read.length; q++) {
       if (jsonEqual(read[q]!, item)) {
@@ -73,14 +94,15 @@ function placeItems(
       for (let q = next; q < found; q++) refuseNested(q, 'was removed');
       out.push({ line: lines[found]!, changed: false });
       next = found + 1;
-    } else if (next < read.length && identity(read[next]) === identity(item)) {
-      refuseNested(next, 'changed');
-      out.push({ line: lines[next]!, changed: true });
-      next += 1;
-    } else {
-      out.push({ line: undefined });
+      return;
     }
-  }
+    const changed = changedAt(read, next, item, written.slice(k + 1));
+    if (changed === -1) return void out.push({ line: undefined });
+    for (let q = next; q < changed; q++) refuseNested(q, 'was removed');
+    refuseNested(changed, 'changed');
+    out.push({ line: lines[changed]!, changed: true });
+    next = changed + 1;
+  });
   for (let q = next; q < read.length; q++) refuseNested(q, 'was removed');
   return out;
 }
