@@ -220,6 +220,30 @@ describe('codex-cli repair', () => {
     expect((out[1]!.payload as JsonObject).content).toEqual([{ type: 'input_text', text: 'a' }]);
   });
 
+  it('never drops the output Codex records for a local_shell_call (reported defect)', () => {
+    const at = (t: string, payload: JsonObject): JsonObject => ({
+      timestamp: t,
+      type: 'response_item',
+      payload,
+    });
+    const lines: JsonValue[] = [
+      { timestamp: 'T0', type: 'session_meta', payload: { id: 'x', cwd: '/w' } },
+      at('T1', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'do it' }] }),
+      at('T2', {
+        type: 'local_shell_call',
+        call_id: 'ls_1',
+        status: 'completed',
+        action: { type: 'exec', command: ['echo', 'hi'] },
+      }),
+      at('T3', { type: 'function_call_output', call_id: 'ls_1', output: 'hi' }),
+    ];
+    const ids = lintConversation(stringifyJson(lines, 0)).map((f) => f.ruleId);
+    expect(ids).not.toContain('orphan-tool-result');
+    const out = repair(lines);
+    expect(out).toHaveLength(lines.length);
+    out.forEach((e, i) => expect(e).toBe(lines[i]));
+  });
+
   it('keeps the lines read in its context, and writes only back to them', () => {
     const lines = interrupted();
     const read = codexCliFormat.read(lines);

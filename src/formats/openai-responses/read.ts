@@ -286,6 +286,15 @@ function readItems(
   map: SourceMap,
 ): void {
   const callIds = new Set<string>();
+  // The calls of a local shell, kept whole: Codex answers one with a function_call_output, which
+  // is then no orphan (read as a result, normalize would drop it), so it is kept whole too.
+  const localShellCalls = new Set(
+    items.flatMap((it) =>
+      isPlainObject(it) && it.type === 'local_shell_call' && typeof it.call_id === 'string'
+        ? [it.call_id]
+        : [],
+    ),
+  );
   // The open assistant or tool run, if the last message read is one.
   let run: { side: 'assistant' | 'tool'; index: number } | null = null;
 
@@ -400,7 +409,8 @@ function readItems(
       (typeof item.output === 'string' || Array.isArray(item.output)) &&
       // With previous_response_id or conversation the call may live on the server:
       // such an output is valid, and stays opaque so normalize does not drop it.
-      !(serverSide && !callIds.has(item.call_id))
+      !(serverSide && !callIds.has(item.call_id)) &&
+      !localShellCalls.has(item.call_id)
     ) {
       const output = item.output;
       const loc: PartSource = { pointer: ptr, fields: { callId: 'call_id', content: 'output' } };
