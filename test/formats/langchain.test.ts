@@ -207,6 +207,29 @@ describe('langchain', () => {
   });
 });
 
+describe('langchain: a ChatMessage with the developer role (reported defect)', () => {
+  const value: JsonValue = [
+    { type: 'chat', data: { content: 'be brief', role: 'developer', type: 'chat' } },
+    { type: 'human', data: { content: 'hi', type: 'human' } },
+  ];
+
+  it('is a system message: no unknown-role, and written back as it was', () => {
+    const read = langchainFormat.read(value);
+    expect(read.conversation.messages.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(lintConversation(stringifyJson(value, 0)).map((f) => f.ruleId)).toEqual([]);
+    expect(langchainFormat.write(read.conversation, read.context).value).toEqual(value);
+  });
+
+  it('never turns a user message into a developer one through kept data', () => {
+    const read = langchainFormat.read(value);
+    const [dev, user] = read.conversation.messages;
+    const planted = { ...user!, providerData: dev!.providerData! };
+    const out = langchainFormat.write(withMessages(read.conversation, [planted]))
+      .value as JsonObject[];
+    expect((out[0]!.data as JsonObject).role).toBe('user');
+  });
+});
+
 describe('langchain detection', () => {
   it('refuses other shapes', () => {
     for (const v of [

@@ -24,6 +24,12 @@ export const HINTS = {
    */
   type: '$type',
   /**
+   * Message: a `chat` message's own role `developer` (OpenAI's system role), read as a v1 system
+   * message and written back as it was. It is written only for a system message: kept data never
+   * gives a message more authority than its v1 role.
+   */
+  role: '$role',
+  /**
    * Message, tool call or media part: the keys of the shape `messages_to_dict` writes (see
    * {@link DATA_KEYS}) the source left out, so a write leaves them out too.
    */
@@ -64,6 +70,7 @@ export interface LangChainConversationHints {
 /** The hints a v1 message carries. */
 export interface LangChainMessageHints {
   $type?: 'chat' | 'function';
+  $role?: 'developer';
   $absent?: string[];
   $content?: 'list';
 }

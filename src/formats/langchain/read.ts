@@ -297,6 +297,11 @@ function readMessage(m: LangChainMessage, pointer: string, i: number, r: Reading
     if (typeof d.role === 'string') {
       role = d.role;
       mapped.push('role');
+      // OpenAI's developer role is its system role (langchain-openai sends a ChatMessage's role as is).
+      if (role === 'developer') {
+        role = 'system';
+        setOwn(hints, HINTS.role, 'developer');
+      }
     }
   }
   if (m.type === 'ai') {

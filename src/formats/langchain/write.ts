@@ -365,7 +365,8 @@ function writeMessage(m: Message, i: number, w: Writing): void {
     content: contentValue(items, kept?.[HINTS.content]),
     name: typeof m.name === 'string' ? m.name : undefined,
   };
-  if (type === 'chat') own.role = m.role;
+  if (type === 'chat')
+    own.role = m.role === 'system' && kept?.[HINTS.role] === 'developer' ? 'developer' : m.role;
   if (ai) {
     own.tool_calls = calls.length > 0 ? calls : undefined;
     own.invalid_tool_calls = invalid.length > 0 ? invalid : undefined;
