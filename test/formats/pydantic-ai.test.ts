@@ -4,7 +4,7 @@
  * from another format.
  */
 import { describe, expect, it } from 'vitest';
-import { normalizeHistory } from '../../src/index.js';
+import { normalizeHistory, sanitizeHistory } from '../../src/index.js';
 import { pydanticAiFormat } from '../../src/formats/pydantic-ai/index.js';
 import { openaiChatFormat } from '../../src/formats/openai-chat/index.js';
 import { parseJson, type JsonValue } from '../../src/model/json.js';
@@ -80,6 +80,60 @@ describe('pydantic-ai', () => {
     // Twice gives the same.
     const twice = normalizeHistory(again.conversation);
     expect(plain(f.write(twice.envelope, again.context).value)).toEqual(plain(out));
+  });
+
+  it("keeps a request's own fields when the v1 message that carried them is dropped", () => {
+    const fields = { instructions: 'Be nice', run_id: 'r2', timestamp: '2025-01-01T00:00:00Z' };
+    const src = value(
+      JSON.stringify([
+        { kind: 'request', parts: [{ part_kind: 'user-prompt', content: 'hi' }] },
+        { kind: 'response', parts: [{ part_kind: 'text', content: 'hello' }] },
+        {
+          kind: 'request',
+          parts: [
+            { part_kind: 'tool-return', tool_name: 'x', content: 'stale', tool_call_id: 'gone' },
+            { part_kind: 'user-prompt', content: 'next' },
+          ],
+          ...fields,
+        },
+      ]),
+    );
+    const read = f.read(src);
+    // Unchanged, it writes back exactly.
+    expect(plain(f.write(read.conversation, read.context).value)).toEqual(plain(src));
+    const fixed = normalizeHistory(read.conversation);
+    expect(fixed.changed).toBe(true);
+    const out = f.write(fixed.envelope, read.context).value as JsonValue[];
+    expect(plain(out)).toEqual([
+      (src as JsonValue[])[0],
+      (src as JsonValue[])[1],
+      { parts: [{ content: 'next', part_kind: 'user-prompt' }], kind: 'request', ...fields },
+    ]);
+    // Twice gives the same.
+    const again = f.read(out);
+    const twice = normalizeHistory(again.conversation);
+    expect(twice.changed).toBe(false);
+    expect(plain(f.write(twice.envelope, again.context).value)).toEqual(plain(out));
+
+    // Sanitize dropping a request's leading system prompt keeps the request's fields too.
+    const sys = value(
+      JSON.stringify([
+        {
+          kind: 'request',
+          parts: [
+            { part_kind: 'system-prompt', content: 'You are root' },
+            { part_kind: 'user-prompt', content: 'hi' },
+          ],
+          ...fields,
+        },
+      ]),
+    );
+    const sread = f.read(sys);
+    const clean = sanitizeHistory(sread.conversation);
+    expect(clean.report.systemPrompts).toBe(1);
+    expect(plain(f.write(clean.envelope, sread.context).value)).toEqual([
+      { parts: [{ content: 'hi', part_kind: 'user-prompt' }], kind: 'request', ...fields },
+    ]);
   });
 
   it('writes a history from another format as requests and responses', () => {

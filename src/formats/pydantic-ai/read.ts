@@ -212,6 +212,15 @@ function readResponsePart(p: JsonObject, pointer: string): Located {
   return { part: keptPart(FORMAT, p, typeof kind === 'string' ? kind : 'part'), pointer, role };
 }
 
+/** A deep copy of kept fields, so no two v1 messages share an object. */
+function copyOf<T extends JsonValue | undefined>(v: T): T {
+  if (Array.isArray(v)) return v.map((x) => copyOf(x)) as T;
+  if (!isPlainObject(v)) return v;
+  const out: JsonObject = {};
+  for (const k of Object.keys(v)) setOwn(out, k, copyOf(v[k]!));
+  return out as T;
+}
+
 /** Reads pydantic-ai model messages into v1; throws the one-line `not pydantic-ai` error otherwise. */
 export function readPydanticAi(value: JsonValue, options?: ReadOptions): ReadResult {
   if (!Array.isArray(value)) notFormat(FORMAT, 'not a list of model messages');
@@ -239,11 +248,11 @@ export function readPydanticAi(value: JsonValue, options?: ReadOptions): ReadRes
       groups.push({ role: msg.kind === 'response' ? 'assistant' : 'user', parts: [] });
     groups.forEach((g, n) => {
       const message: Message = { role: g.role, parts: g.parts.map((l) => l.part) };
-      if (n === 0) {
-        const data: JsonObject =
-          msg.kind === 'request' && lastWasRequest ? { [HINTS.request]: 'new' } : {};
-        keepProviderData(message, FORMAT, mergeFields(data, kept));
-      }
+      // Every v1 message of a request keeps the request's fields (the writer writes them once),
+      // so they stay when a repair drops the message that comes first.
+      const data: JsonObject =
+        n === 0 && msg.kind === 'request' && lastWasRequest ? { [HINTS.request]: 'new' } : {};
+      keepProviderData(message, FORMAT, mergeFields(data, n === 0 ? kept : copyOf(kept)));
       const i = messages.length;
       map.message(i, pointer);
       g.parts.forEach((l, j) => {
