@@ -109,20 +109,20 @@ function repair(doc: ReturnType<typeof readDocument>): { text: string; changed: 
   return { text: serializeEventLog(doc, written.value as JsonValue[]), changed: fixed.changed };
 }
 
+/** The events of a session text: each line that is not blank, parsed. */
+function eventsOf(text: string): JsonObject[] {
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as JsonObject);
+}
+
 /** The errors lint finds in a session text under `--target anthropic`. */
 function errors(text: string): string[] {
-  return lintConversation(
-    JSON.stringify(
-      text
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((l) => JSON.parse(l) as JsonValue),
-    ),
-    {
-      target: 'anthropic',
-      from: 'claude-code',
-    },
-  )
+  return lintConversation(JSON.stringify(eventsOf(text)), {
+    target: 'anthropic',
+    from: 'claude-code',
+  })
     .filter((f) => f.severity === 'error')
     .map((f) => f.ruleId);
 }
@@ -201,10 +201,7 @@ describe('claude-code: a repaired session written back', () => {
     });
     events[7] = { ...events[7]!, parentUuid: 'r9' };
     const out = repair(jsonl(events)).text;
-    const written = out
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => JSON.parse(l) as JsonObject);
+    const written = eventsOf(out);
     expect(written.some((e) => e.uuid === 'r9')).toBe(false);
     expect(written.find((e) => e.uuid === 'u3')!.parentUuid).toBe('r1');
     expect(errors(out)).toEqual([]);
@@ -248,11 +245,7 @@ const call = (id: string): JsonValue => [{ type: 'tool_use', id, name: 'Bash', i
 
 /** The messages a session text reads as (role and first block or text), in order. */
 function conversationOf(text: string): string[] {
-  const events = text
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as JsonValue);
-  return claudeCodeFormat.read(events).conversation.messages.map((m) => {
+  return claudeCodeFormat.read(eventsOf(text)).conversation.messages.map((m) => {
     const p = m.parts[0]!;
     return `${m.role} ${p.type === 'text' ? String(p.text) : p.type === 'tool-call' ? `call ${String(p.id)}` : p.type === 'tool-result' ? `result ${String(p.callId)}` : p.type}`;
   });
@@ -268,10 +261,7 @@ describe('claude-code: repairs that must keep the session whole (reported defect
       ev('u5', 'u4', 'user', 'again?'),
     ];
     const { text } = repair(jsonl(events));
-    const written = text
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => JSON.parse(l) as JsonObject);
+    const written = eventsOf(text);
     const uuids = written.map((e) => e.uuid);
     expect(new Set(uuids).size).toBe(uuids.length);
     expect(conversationOf(text)).toEqual([
@@ -383,10 +373,7 @@ describe('claude-code: repairs that must keep the session whole (reported defect
       ev('u3', 's1', 'user', 'and now?'),
     ];
     const { text } = repair(jsonl(events));
-    const written = text
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => JSON.parse(l) as JsonObject);
+    const written = eventsOf(text);
     const added = written.find((e) => e.uuid === nameId('claude-code tool_result s1 t1'))!;
     expect(added.parentUuid).toBe('u2');
     expect(written.find((e) => e.uuid === 's1')!.parentUuid).toBe(added.uuid);
