@@ -509,7 +509,7 @@ class JsonlRun {
     if (result.failed) this.failed = true;
     const value = result.mapped.values.get(0);
     if (value !== undefined) this.changed = true;
-    if (value !== undefined && result.mapped.units[0]?.readOnly !== true)
+    if (value !== undefined && readOnlyChange(result.mapped).readOnly !== true)
       this.writableChange = true;
     if (!this.writing) return;
     this.start();

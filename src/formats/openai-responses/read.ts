@@ -288,13 +288,10 @@ function readItems(
   const callIds = new Set<string>();
   // The calls of a local shell, kept whole: Codex answers one with a function_call_output, which
   // is then no orphan (read as a result, normalize would drop it), so it is kept whole too.
-  const localShellCalls = new Set(
-    items.flatMap((it) =>
-      isPlainObject(it) && it.type === 'local_shell_call' && typeof it.call_id === 'string'
-        ? [it.call_id]
-        : [],
-    ),
-  );
+  const localShellCalls = new Set<string>();
+  for (const it of items)
+    if (isPlainObject(it) && it.type === 'local_shell_call' && typeof it.call_id === 'string')
+      localShellCalls.add(it.call_id);
   // The open assistant or tool run, if the last message read is one.
   let run: { side: 'assistant' | 'tool'; index: number } | null = null;
 
