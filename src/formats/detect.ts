@@ -182,22 +182,18 @@ export function eventLogOfFirst(first: JsonValue): ConversationFormat | null {
 
 /**
  * The event-log format a JSONL file is, or null (one conversation per line): decided by the
- * options, else by its first line's text (`firstLine()`, undefined for a file without one).
+ * options, else by the value of its first line that is JSON (`firstValue()`, undefined for a file
+ * without one).
  */
 export function eventLogFormat(
   from: string | undefined,
   pointer: readonly unknown[],
-  firstLine: () => string | undefined,
+  firstValue: () => JsonValue | undefined,
 ): ConversationFormat | null {
   const decided = eventLogByChoice(from, pointer);
   if (decided !== undefined) return decided;
-  const text = firstLine();
-  if (text === undefined) return null;
-  try {
-    return eventLogOfFirst(JSON.parse(text) as JsonValue);
-  } catch {
-    return null;
-  }
+  const first = firstValue();
+  return first === undefined ? null : eventLogOfFirst(first);
 }
 
 /**

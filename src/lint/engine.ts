@@ -14,7 +14,7 @@ import {
   invalidUtf8,
   isBlankLine,
   lineText,
-  parses,
+  jsonOrUndefined,
   startsWithUtf16Bom,
 } from '../formats/kit/units.js';
 import { SourceError } from '../model/errors.js';
@@ -660,11 +660,13 @@ function eventLogOfLines(
 ): ConversationFormat | null {
   if (lines.length === 0) return null;
   // The first line that is JSON tells, as for the file commands (a broken first line does not).
-  return eventLogFormat(
-    options.from,
-    options.pointer ?? [],
-    () => lines.find((l) => parses(l.text))?.text,
-  );
+  return eventLogFormat(options.from, options.pointer ?? [], () => {
+    for (const l of lines) {
+      const v = jsonOrUndefined(l.text);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  });
 }
 
 /** Lints an event log: all its lines form one conversation; findings point at the event's line. */

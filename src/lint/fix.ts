@@ -13,7 +13,7 @@ import { mapConversations, refusedWrite, serializeMapped } from '../formats/conv
 import { targetFor } from '../formats/format.js';
 import { eventLogFormat } from '../formats/detect.js';
 import { readDocument } from '../formats/kit/document.js';
-import { eachByteLine, firstJsonLine, startsWithUtf16Bom } from '../formats/kit/units.js';
+import { eachByteLine, firstJsonValue, startsWithUtf16Bom } from '../formats/kit/units.js';
 import { ReadOnlyFormatError, SourceError } from '../model/errors.js';
 import { isTooLong } from '../model/text-limit.js';
 import type { Message } from '../model/types.js';
@@ -165,7 +165,7 @@ function fixDocument(
 function fixJsonlLines(bytes: Uint8Array, plan: FixPlan, options: FixOptions): Uint8Array | null {
   // A session is one conversation of all its lines: fixed line by line, each line would be a
   // session of its own (a call's line would get a result its next line already holds).
-  const log = eventLogFormat(options.from, options.pointer, () => firstJsonLine(bytes));
+  const log = eventLogFormat(options.from, options.pointer, () => firstJsonValue(bytes));
   if (log !== null) {
     let bad = 0;
     eachByteLine(bytes, (start, end, _eol, line) => {

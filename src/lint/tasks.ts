@@ -30,7 +30,7 @@ import {
   type TargetSink,
 } from './engine.js';
 import { eventLogFormat } from '../formats/detect.js';
-import { firstJsonLine, readLines } from '../formats/kit/units.js';
+import { firstJsonValue, readLines } from '../formats/kit/units.js';
 
 /** Lint options in a form that crosses a thread boundary. */
 export interface TaskOptions {
@@ -172,7 +172,7 @@ function forEachLine(
  * options, else by its first line; `head()` reads the file's first bytes, only when they decide.
  */
 function isEventLog(options: LintOptions, head: () => Uint8Array): boolean {
-  const log = eventLogFormat(options.from, options.pointer ?? [], () => firstJsonLine(head()));
+  const log = eventLogFormat(options.from, options.pointer ?? [], () => firstJsonValue(head()));
   return log !== null;
 }
 

@@ -6,6 +6,7 @@
  * split lines here; cutting a file into ranges for the workers only looks for a line end.
  */
 import { SourceError } from '../../model/errors.js';
+import type { JsonValue } from '../../model/json.js';
 
 const DECODER = new TextDecoder('utf-8', { fatal: true });
 
@@ -83,28 +84,26 @@ export function lineText(bytes: Uint8Array): string | undefined | null {
 }
 
 /**
- * The text of the first line of `bytes` that is JSON (UTF-8, not blank, and parses), or
+ * The value of the first line of `bytes` that is JSON (UTF-8, not blank, and parses), or
  * undefined: what tells a JSONL file that is one event log, as the file commands decide it from
  * the first line they read (a session whose first line a crash or an edit broke is still one).
  */
-export function firstJsonLine(bytes: Uint8Array): string | undefined {
-  let first: string | undefined;
+export function firstJsonValue(bytes: Uint8Array): JsonValue | undefined {
+  let first: JsonValue | undefined;
   eachByteLine(bytes, (start, end) => {
     const text = lineText(bytes.subarray(start, end));
-    if (typeof text !== 'string' || !parses(text)) return true;
-    first = text;
-    return false;
+    if (typeof text === 'string') first = jsonOrUndefined(text);
+    return first === undefined;
   });
   return first;
 }
 
-/** True when `text` is one JSON value. */
-export function parses(text: string): boolean {
+/** The JSON value `text` is, or undefined when it is none. */
+export function jsonOrUndefined(text: string): JsonValue | undefined {
   try {
-    JSON.parse(text);
-    return true;
+    return JSON.parse(text) as JsonValue;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
